@@ -1,0 +1,41 @@
+/** Machine-readable error codes of the spec, plus `forbidden` for the download signature (403). */
+export const ERROR_CODES = {
+  validation_error: 400,
+  unauthorized: 401,
+  insufficient_credits: 402,
+  forbidden: 403,
+  not_found: 404,
+  payload_too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * The one error type of the domain: a code from the spec's table and a message safe to show
+ * a client. Anything that is not a VerityError becomes `internal_error` at the edge.
+ */
+export class VerityError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'VerityError';
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code];
+  }
+}
+
+/** Raised when an upstream dependency (HLR provider, IP database, DNS) cannot answer. */
+export class UpstreamUnavailableError extends VerityError {
+  constructor(message: string) {
+    super('service_unavailable', message);
+    this.name = 'UpstreamUnavailableError';
+  }
+}

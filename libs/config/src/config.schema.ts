@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { coreSchema } from './sections/core.config';
+import { emailSchema } from './sections/email.config';
+import { phoneSchema } from './sections/phone.config';
+import { ipSchema } from './sections/ip.config';
+import { batchSchema, refineBatch } from './sections/batch.config';
+
+/** Every setting Verity reads, keyed by its environment variable name. */
+export const configSchema = coreSchema
+  .extend(emailSchema.shape)
+  .extend(phoneSchema.shape)
+  .extend(ipSchema.shape)
+  .extend(batchSchema.shape)
+  .superRefine(refineBatch);
+
+export type AppConfig = z.infer<typeof configSchema>;

@@ -1,0 +1,2 @@
+export { configSchema, type AppConfig } from './config.schema';
+export { loadConfig, ConfigError } from './load-config';

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { envBool, envInt, envList } from '../env-types';
+
+/** Batch engine settings: row bus, job queues, blob store, limits, signing. */
+export const batchSchema = z.object({
+  ROW_BUS: z.enum(['memory', 'kafka']).default('memory'),
+  KAFKA_BROKERS: envList(),
+  KAFKA_CLIENT_ID: z.string().min(1).default('verity'),
+  KAFKA_CHUNK_PARTITIONS: envInt(6),
+  JOB_QUEUE: z.enum(['memory', 'bull']).default('memory'),
+  BLOB_STORE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: envBool(true),
+  BATCH_MAX_ROWS: envInt(1_000_000),
+  BATCH_MAX_BYTES: envInt(200 * 1024 * 1024),
+  BATCH_CHUNK_ROWS: envInt(1_000),
+  DOWNLOAD_URL_TTL_SECONDS: envInt(3_600),
+  SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  WEBHOOK_ALLOW_PRIVATE: envBool(false),
+  WEBHOOK_TIMEOUT_MS: envInt(10_000),
+  WEBHOOK_MAX_ATTEMPTS: envInt(8),
+});
+
+type BatchConfig = z.infer<typeof batchSchema> & { REDIS_URL?: string };
+
+/** Rules that depend on the chosen backends: a backend's settings are required only when it is chosen. */
+export function refineBatch(cfg: BatchConfig, ctx: z.RefinementCtx): void {
+  const need = (ok: boolean, path: string, message: string) => {
+    if (!ok) ctx.addIssue({ code: 'custom', path: [path], message });
+  };
+  if (cfg.ROW_BUS === 'kafka') {
+    need(cfg.KAFKA_BROKERS.length > 0, 'KAFKA_BROKERS', 'required when ROW_BUS=kafka');
+  }
+  if (cfg.JOB_QUEUE === 'bull') {
+    need(cfg.REDIS_URL !== undefined, 'REDIS_URL', 'required when JOB_QUEUE=bull');
+  }
+  if (cfg.BLOB_STORE === 's3') {
+    need(cfg.S3_BUCKET !== undefined, 'S3_BUCKET', 'required when BLOB_STORE=s3');
+    need(cfg.S3_ACCESS_KEY_ID !== undefined, 'S3_ACCESS_KEY_ID', 'required when BLOB_STORE=s3');
+    need(
+      cfg.S3_SECRET_ACCESS_KEY !== undefined,
+      'S3_SECRET_ACCESS_KEY',
+      'required when BLOB_STORE=s3',
+    );
+  }
+}

@@ -1,0 +1,3 @@
+export * from './results';
+export * from './batch';
+export * from './credits';

@@ -1,0 +1,76 @@
+// Public result shapes of the spec (000_c234ff9dae03b68b.txt). Field names are exact.
+
+export const DELIVERABILITY = ['deliverable', 'risky', 'undeliverable', 'unknown'] as const;
+export type Deliverability = (typeof DELIVERABILITY)[number];
+
+export const LINE_TYPES = ['mobile', 'landline', 'voip', 'premium', 'unknown'] as const;
+export type LineType = (typeof LINE_TYPES)[number];
+
+export const HLR_STATUSES = ['active', 'inactive', 'unavailable'] as const;
+export type HlrStatus = (typeof HLR_STATUSES)[number];
+
+export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+/** Email signals as computed by the engine (EmailResult without credits_used). */
+export interface EmailFields {
+  input: string;
+  valid_syntax: boolean;
+  mx_found: boolean;
+  disposable: boolean;
+  role_based: boolean;
+  free_provider: boolean;
+  did_you_mean: string | null;
+  deliverability: Deliverability;
+  score: number;
+}
+export interface EmailResult extends EmailFields {
+  credits_used: number;
+}
+
+export interface HlrResult {
+  status: HlrStatus;
+  ported: boolean | null;
+  roaming: boolean | null;
+}
+
+/** Phone signals as computed by the engine (PhoneResult without credits_used). */
+export interface PhoneFields {
+  input: string;
+  valid: boolean;
+  e164: string | null;
+  country: string | null;
+  line_type: LineType;
+  carrier: string | null;
+  hlr: HlrResult | null;
+  score: number;
+}
+export interface PhoneResult extends PhoneFields {
+  credits_used: number;
+}
+
+/** IP signals as computed by the engine (IpResult without credits_used). */
+export interface IpFields {
+  input: string;
+  country: string | null;
+  city: string | null;
+  asn: number | null;
+  asn_org: string | null;
+  vpn: boolean;
+  proxy: boolean;
+  tor: boolean;
+  datacenter: boolean;
+  abuse_score: number;
+}
+export interface IpResult extends IpFields {
+  credits_used: number;
+}
+
+export interface VerifyResult {
+  fraud_score: number;
+  risk: RiskLevel;
+  email?: EmailResult;
+  phone?: PhoneResult;
+  ip?: IpResult;
+  credits_used: number;
+}

@@ -1,0 +1,5 @@
+// Validation engines: plain TypeScript, no Nest, no I/O of their own (DNS, HLR, data sets are injected).
+export * from './email';
+export * from './phone';
+export * from './ip';
+export * from './verify';
