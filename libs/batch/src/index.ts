@@ -1,1 +1,6 @@
-export {};
+export * from './ports';
+export * from './adapters';
+export * from './batch-ports.module';
+export * from './csv';
+export * from './signing';
+export * from './webhooks';

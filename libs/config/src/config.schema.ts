@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { coreSchema } from './sections/core.config';
 import { emailSchema } from './sections/email.config';
-import { phoneSchema } from './sections/phone.config';
+import { phoneSchema, refinePhone } from './sections/phone.config';
 import { ipSchema } from './sections/ip.config';
 import { batchSchema, refineBatch } from './sections/batch.config';
 
@@ -11,6 +11,9 @@ export const configSchema = coreSchema
   .extend(phoneSchema.shape)
   .extend(ipSchema.shape)
   .extend(batchSchema.shape)
-  .superRefine(refineBatch);
+  .superRefine((config, ctx) => {
+    refineBatch(config, ctx);
+    refinePhone(config, ctx);
+  });
 
 export type AppConfig = z.infer<typeof configSchema>;

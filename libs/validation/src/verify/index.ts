@@ -1,1 +1,11 @@
-export {};
+// Combined fraud score of POST /v1/verify; the model is documented in docs/models/verify.md.
+export { scoreFraud, riskFor } from './fraud.scorer';
+export { FRAUD_BASE, RISK_THRESHOLDS } from './fraud.rules';
+export { FRAUD_REASON_CODES } from './fraud.types';
+export type {
+  FraudInput,
+  FraudReason,
+  FraudReasonCode,
+  FraudScore,
+  FraudSignal,
+} from './fraud.types';

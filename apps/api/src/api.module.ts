@@ -1,0 +1,58 @@
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { AccountsModule } from '@verity/accounts';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { AdminGuard } from './auth/admin.guard';
+import { BillingService } from './billing/billing.service';
+import { AdminController } from './controllers/admin.controller';
+import { EmailController } from './controllers/email.controller';
+import { HealthController } from './controllers/health.controller';
+import { IpController } from './controllers/ip.controller';
+import { KeysController } from './controllers/keys.controller';
+import { PhoneController } from './controllers/phone.controller';
+import { PingController } from './controllers/ping.controller';
+import { VerifyController } from './controllers/verify.controller';
+import { AllErrorsFilter } from './http/all-errors.filter';
+import { ApiMetrics } from './metrics/api-metrics';
+import { MemoryRateLimitStore } from './rate-limit/memory.rate-limit-store';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import type { RateLimitStore } from './rate-limit/rate-limit.store';
+import { RATE_LIMIT_STORE } from './rate-limit/rate-limit.tokens';
+import { RedisRateLimitStore } from './rate-limit/redis.rate-limit-store';
+
+function createRateLimitStore(config: AppConfig): RateLimitStore {
+  const policy = { ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST };
+  return config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, policy) : new MemoryRateLimitStore(policy);
+}
+
+/** The public HTTP API. Expects CoreModule and EnginesModule from the composition root. */
+@Module({
+  imports: [AccountsModule],
+  controllers: [
+    EmailController,
+    PhoneController,
+    IpController,
+    VerifyController,
+    PingController,
+    KeysController,
+    AdminController,
+    HealthController,
+  ],
+  providers: [
+    { provide: APP_FILTER, useClass: AllErrorsFilter },
+    { provide: RATE_LIMIT_STORE, useFactory: createRateLimitStore, inject: [APP_CONFIG] },
+    ApiKeyGuard,
+    AdminGuard,
+    RateLimitGuard,
+    BillingService,
+    ApiMetrics,
+  ],
+})
+export class ApiModule implements OnApplicationShutdown {
+  constructor(@Inject(RATE_LIMIT_STORE) private readonly rateLimits: RateLimitStore) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.rateLimits.close();
+  }
+}

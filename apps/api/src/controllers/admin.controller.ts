@@ -1,0 +1,55 @@
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { z } from 'zod';
+import { AccountsService, type CreatedAccount } from '@verity/accounts';
+import {
+  adminAddCreditsRequest,
+  adminCreateAccountRequest,
+  type AdminAddCreditsRequest,
+  type AdminCreateAccountRequest,
+} from '@verity/contracts';
+import { AdminGuard } from '../auth/admin.guard';
+import { uuidParam } from '../http/uuid-param';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { ApiDoc } from '../openapi/api-docs.decorators';
+
+
+/** Operator API, enabled by ADMIN_TOKEN (`Authorization: Bearer <token>`). */
+@ApiTags('admin')
+@ApiBearerAuth()
+@Controller('admin/accounts')
+@UseGuards(AdminGuard)
+export class AdminController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiDoc({
+    summary: 'Create an account with credits and a first key',
+    body: adminCreateAccountRequest,
+    ok: z.object({ account_id: z.string(), api_key: z.string() }),
+    okStatus: 201,
+    errors: [400, 401, 404],
+    authenticated: false,
+  })
+  create(@Body(new ZodBodyPipe(adminCreateAccountRequest)) body: AdminCreateAccountRequest): Promise<CreatedAccount> {
+    return this.accounts.create(body.name, body.credits);
+  }
+
+  @Post(':id/credits')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'Add credits to an account; returns the new balance',
+    body: adminAddCreditsRequest,
+    ok: z.object({ account_id: z.string(), credits_balance: z.number().int() }),
+    errors: [400, 401, 404],
+    authenticated: false,
+  })
+  async addCredits(
+    @Param('id') id: string,
+    @Body(new ZodBodyPipe(adminAddCreditsRequest)) body: AdminAddCreditsRequest,
+  ): Promise<{ account_id: string; credits_balance: number }> {
+    const balance = await this.accounts.addCredits(uuidParam(id, 'account'), body.amount, 'admin');
+    return { account_id: id, credits_balance: balance };
+  }
+}

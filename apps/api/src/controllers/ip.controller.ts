@@ -1,0 +1,38 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '@verity/accounts';
+import { ipIntelRequest, ipResultSchema, type IpIntelRequest, type IpResult } from '@verity/contracts';
+import { IP_ENGINE, type IpEnginePort } from '@verity/platform';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentPrincipal } from '../auth/principal.decorator';
+import { BillingService } from '../billing/billing.service';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { ApiDoc } from '../openapi/api-docs.decorators';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+
+@ApiTags('ip')
+@Controller('v1/ip')
+@UseGuards(ApiKeyGuard, RateLimitGuard)
+export class IpController {
+  constructor(
+    @Inject(IP_ENGINE) private readonly engine: IpEnginePort,
+    private readonly billing: BillingService,
+  ) {}
+
+  @Post('intel')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'IP intelligence: geo, ASN, VPN/proxy/Tor/datacenter, abuse score (1 credit)',
+    body: ipIntelRequest,
+    ok: ipResultSchema,
+    errors: [400, 401, 402, 422, 429, 503],
+  })
+  intel(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodBodyPipe(ipIntelRequest)) body: IpIntelRequest,
+    @Req() request: FastifyRequest,
+  ): Promise<IpResult> {
+    return this.billing.charge(principal, 'ip_intel', request.id, () => this.engine.lookup(body.ip.trim()));
+  }
+}

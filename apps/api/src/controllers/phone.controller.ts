@@ -1,0 +1,41 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '@verity/accounts';
+import { phoneResultSchema, phoneValidateRequest, type PhoneResult, type PhoneValidateRequest } from '@verity/contracts';
+import { PHONE_ENGINE, type PhoneEnginePort } from '@verity/platform';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentPrincipal } from '../auth/principal.decorator';
+import { BillingService } from '../billing/billing.service';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { ApiDoc } from '../openapi/api-docs.decorators';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+
+@ApiTags('phone')
+@Controller('v1/phone')
+@UseGuards(ApiKeyGuard, RateLimitGuard)
+export class PhoneController {
+  constructor(
+    @Inject(PHONE_ENGINE) private readonly engine: PhoneEnginePort,
+    private readonly billing: BillingService,
+  ) {}
+
+  @Post('validate')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: 'Validate a phone number (1 credit; 5 with hlr: true)',
+    body: phoneValidateRequest,
+    ok: phoneResultSchema,
+    errors: [400, 401, 402, 429, 503],
+  })
+  validate(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodBodyPipe(phoneValidateRequest)) body: PhoneValidateRequest,
+    @Req() request: FastifyRequest,
+  ): Promise<PhoneResult> {
+    const operation = body.hlr === true ? 'phone_validate_hlr' : 'phone_validate';
+    return this.billing.charge(principal, operation, request.id, () =>
+      this.engine.validate({ phone: body.phone, country_hint: body.country_hint?.toUpperCase(), hlr: body.hlr === true }),
+    );
+  }
+}

@@ -1,0 +1,74 @@
+import { Body, Controller, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '@verity/accounts';
+import {
+  CREDIT_COST,
+  verifyRequest,
+  verifyResultSchema,
+  type VerifyRequest,
+  type VerifyResult,
+} from '@verity/contracts';
+import {
+  EMAIL_ENGINE,
+  IP_ENGINE,
+  PHONE_ENGINE,
+  type EmailEnginePort,
+  type IpEnginePort,
+  type PhoneEnginePort,
+} from '@verity/platform';
+import { FRAUD_BASE, scoreFraud, type FraudReason } from '@verity/validation';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentPrincipal } from '../auth/principal.decorator';
+import { BillingService } from '../billing/billing.service';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { ApiDoc } from '../openapi/api-docs.decorators';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+
+/** Nested results in a verify answer each report the credits of their own single call. */
+const NESTED_CREDITS = 1;
+
+@ApiTags('verify')
+@Controller('v1')
+@UseGuards(ApiKeyGuard, RateLimitGuard)
+export class VerifyController {
+  constructor(
+    @Inject(EMAIL_ENGINE) private readonly email: EmailEnginePort,
+    @Inject(PHONE_ENGINE) private readonly phone: PhoneEnginePort,
+    @Inject(IP_ENGINE) private readonly ip: IpEnginePort,
+    private readonly billing: BillingService,
+  ) {}
+
+  @Post('verify')
+  @HttpCode(200)
+  @ApiDoc({
+    summary: `Combined fraud check of email, phone and/or IP (${CREDIT_COST.verify} credits)`,
+    body: verifyRequest,
+    ok: verifyResultSchema,
+    errors: [400, 401, 402, 422, 429, 503],
+  })
+  @ApiQuery({ name: 'explain', required: false, description: 'true adds `reasons` with each contribution' })
+  verify(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodBodyPipe(verifyRequest)) body: VerifyRequest,
+    @Query('explain') explain: string | undefined,
+    @Req() request: FastifyRequest,
+  ): Promise<VerifyResult & { fraud_base?: number; reasons?: FraudReason[] }> {
+    return this.billing.charge(principal, 'verify', request.id, async () => {
+      const ip = body.ip === undefined ? undefined : this.ip.lookup(body.ip.trim());
+      const [email, phone] = await Promise.all([
+        body.email === undefined ? undefined : this.email.validate(body.email),
+        body.phone === undefined ? undefined : this.phone.validate({ phone: body.phone, hlr: false }),
+      ]);
+      const score = scoreFraud({ email, phone, ip });
+      return {
+        fraud_score: score.fraud_score,
+        risk: score.risk,
+        ...(email && { email: { ...email, credits_used: NESTED_CREDITS } }),
+        ...(phone && { phone: { ...phone, credits_used: NESTED_CREDITS } }),
+        ...(ip && { ip: { ...ip, credits_used: NESTED_CREDITS } }),
+        ...(explain === 'true' && { fraud_base: FRAUD_BASE, reasons: score.reasons }),
+      };
+    });
+  }
+}

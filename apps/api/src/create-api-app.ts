@@ -1,0 +1,72 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
+import type { Logger } from 'pino';
+import { CoreModule, EnginesModule, PinoNestLogger, type CoreResources, type Engines } from '@verity/platform';
+import { ApiModule } from './api.module';
+import { sendError } from './http/all-errors.filter';
+import { requestIdOf } from './http/request-id';
+import { registerHttpMetrics } from './metrics/http-metrics.hook';
+import { setupOpenApi } from './openapi/openapi.setup';
+
+export interface ApiAppOptions {
+  resources: CoreResources;
+  engines: Engines;
+  logger: Logger;
+  /** Further modules hosted by the same process (the all-in-one adds ingest and scorer). */
+  modules?: (Type | DynamicModule)[];
+}
+
+/** Builds the HTTP API on Fastify; the caller calls `listen`. */
+export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyApplication> {
+  const { config } = options.resources;
+
+  @Module({
+    imports: [
+      CoreModule.forRoot(options.resources),
+      EnginesModule.forRoot(options.engines),
+      ApiModule,
+      ...(options.modules ?? []),
+    ],
+  })
+  class ApiRootModule {}
+
+  const adapter = new FastifyAdapter({
+    loggerInstance: options.logger,
+    // One access line per request comes from our onResponse hook (route, status, latency).
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    trustProxy: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(ApiRootModule, adapter, {
+    logger: new PinoNestLogger(options.logger),
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  // JSON only: any other body type is refused (415 → validation_error) instead of reaching
+  // a route as a string.
+  fastify.removeContentTypeParser(['text/plain']);
+  fastify.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('X-Request-Id', request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      {
+        route: request.routeOptions.url ?? 'unmatched',
+        method: request.method,
+        status: reply.statusCode,
+        latency_ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request completed',
+    );
+    done();
+  });
+  if (options.resources.metrics) registerHttpMetrics(fastify, options.resources.metrics);
+  setupOpenApi(app);
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,14 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CreditOperation } from '@verity/contracts';
+import type { VerityMetrics } from '@verity/observability';
+import { METRICS } from '@verity/platform';
+
+/** The API's business metrics; a no-op when metrics are disabled. */
+@Injectable()
+export class ApiMetrics {
+  constructor(@Inject(METRICS) private readonly metrics: VerityMetrics | null) {}
+
+  creditsConsumed(operation: CreditOperation, credits: number): void {
+    this.metrics?.creditsConsumed.inc({ operation }, credits);
+  }
+}

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import type { VerityMetrics } from '@verity/observability';
+
+/**
+ * Counts every answered request by method, route pattern and status, and its latency. The
+ * route is the pattern (`/v1/batch/:jobId`), never the raw URL, so labels stay bounded.
+ */
+export function registerHttpMetrics(fastify: FastifyInstance, metrics: VerityMetrics): void {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    metrics.recordHttpRequest(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(status) },
+      reply.elapsedTime / 1000,
+    );
+    if (status === 402) metrics.httpRejections.inc({ reason: 'insufficient_credits' });
+    else if (status === 429) metrics.httpRejections.inc({ reason: 'rate_limited' });
+    done();
+  });
+}

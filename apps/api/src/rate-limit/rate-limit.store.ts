@@ -1,0 +1,39 @@
+/** The outcome of taking one token from a key's bucket. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Whole tokens left after this request. */
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds until one token is available (only meaningful when not allowed). */
+  retryAfterSeconds: number;
+}
+
+/** A token bucket per key: `burst` capacity, refilled at `ratePerSecond`. */
+export interface RateLimitStore {
+  take(key: string): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+export interface BucketPolicy {
+  ratePerSecond: number;
+  burst: number;
+}
+
+/** Pure bucket arithmetic shared by both stores (the Redis script mirrors it). */
+export function decide(
+  policy: BucketPolicy,
+  tokensBefore: number,
+): { tokensAfter: number; decision: RateLimitDecision } {
+  const allowed = tokensBefore >= 1;
+  const tokensAfter = allowed ? tokensBefore - 1 : tokensBefore;
+  return {
+    tokensAfter,
+    decision: {
+      allowed,
+      remaining: Math.floor(tokensAfter),
+      resetSeconds: Math.ceil((policy.burst - tokensAfter) / policy.ratePerSecond),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokensAfter) / policy.ratePerSecond)),
+    },
+  };
+}

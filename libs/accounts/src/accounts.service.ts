@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { VerityError } from '@verity/common';
+import { AccountEntity } from '@verity/database';
+import { ApiKeysService } from './api-keys.service';
+import { applyLedgerMovements } from './ledger.sql';
+
+/** A new account and its first key (the value is shown once). */
+export interface CreatedAccount {
+  account_id: string;
+  api_key: string;
+}
+
+/** Operator-side account management: create accounts, add credits. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  /** Creates an account with an initial grant and a key named `default`, in one transaction. */
+  async create(name: string, credits: number): Promise<CreatedAccount> {
+    return this.db.transaction(async (manager) => {
+      const repo = manager.getRepository(AccountEntity);
+      const account = await repo.save(
+        repo.create({ name, creditsBalance: 0, webhookSecret: randomBytes(32).toString('base64url') }),
+      );
+      if (credits > 0) {
+        await applyLedgerMovements(manager.queryRunner!, account.id, [
+          { delta: credits, reason: 'grant', reference: 'account_created' },
+        ]);
+      }
+      const key = await this.keys.create(account.id, 'default', manager);
+      return { account_id: account.id, api_key: key.key };
+    });
+  }
+
+  /** Adds credits to an account; resolves to the new balance. */
+  async addCredits(accountId: string, amount: number, reference: string | null): Promise<number> {
+    return this.db.transaction(async (manager) => {
+      const exists = await manager.getRepository(AccountEntity).exists({ where: { id: accountId } });
+      if (!exists) throw new VerityError('not_found', `account ${accountId} not found`);
+      const { outcomes } = await applyLedgerMovements(manager.queryRunner!, accountId, [
+        { delta: amount, reason: 'top_up', reference },
+      ]);
+      return outcomes[0]!;
+    });
+  }
+
+  async name(accountId: string): Promise<string> {
+    const row = await this.db.getRepository(AccountEntity).findOne({ where: { id: accountId } });
+    if (!row) throw new VerityError('not_found', 'account not found');
+    return row.name;
+  }
+
+  async count(): Promise<number> {
+    return this.db.getRepository(AccountEntity).count();
+  }
+}

@@ -1,0 +1,37 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { apiKeyMatches, isWellFormedApiKey, lookupIdOf, mintApiKey } from './api-key.codec';
+
+describe('api key codec', () => {
+  it('mints keys of the documented shape', () => {
+    const key = mintApiKey();
+    assert.match(key.value, /^vrt_live_[0-9A-Za-z]{24}$/);
+    assert.ok(isWellFormedApiKey(key.value));
+    assert.equal(key.lookupId, lookupIdOf(key.value));
+    assert.equal(key.hash.length, 32);
+  });
+
+  it('never mints the same key twice in a sample', () => {
+    const values = new Set(Array.from({ length: 2000 }, () => mintApiKey().value));
+    assert.equal(values.size, 2000);
+  });
+
+  it('uses the whole base62 alphabet', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 400; i++) for (const c of mintApiKey().value.slice(9)) seen.add(c);
+    assert.equal(seen.size, 62);
+  });
+
+  it('matches only the exact value', () => {
+    const key = mintApiKey();
+    assert.ok(apiKeyMatches(key.value, key.hash));
+    const tampered = key.value.slice(0, -1) + (key.value.endsWith('a') ? 'b' : 'a');
+    assert.equal(apiKeyMatches(tampered, key.hash), false);
+  });
+
+  it('rejects malformed values', () => {
+    for (const bad of ['', 'vrt_live_', 'vrt_test_' + 'a'.repeat(24), 'vrt_live_' + 'a'.repeat(23), 'vrt_live_' + '!'.repeat(24)]) {
+      assert.equal(isWellFormedApiKey(bad), false, bad);
+    }
+  });
+});

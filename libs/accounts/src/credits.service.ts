@@ -1,0 +1,112 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { VerityError } from '@verity/common';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { applyLedgerMovements, type LedgerMovement } from './ledger.sql';
+
+interface PendingDebit extends LedgerMovement {
+  resolve(balanceAfter: number): void;
+  reject(error: unknown): void;
+}
+
+/** Largest number of debits one account transaction applies. */
+const MAX_GROUP = 512;
+
+/**
+ * The credit balance and its append-only ledger, always changed in one transaction.
+ *
+ * Debits of one account are group-committed: calls that arrive while a transaction for that
+ * account is in flight are applied together in the next one, in arrival order. The row lock
+ * (`SELECT … FOR UPDATE`) serialises instances, so concurrent calls can never overdraw, and
+ * a busy account costs one transaction per group instead of one per call.
+ */
+@Injectable()
+export class CreditsService {
+  private readonly pending = new Map<string, PendingDebit[]>();
+  private readonly flushing = new Set<string>();
+
+  constructor(
+    private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Debits `cost` credits or throws `insufficient_credits`. Resolves to the balance after. */
+  debit(accountId: string, cost: number, reason: string, reference: string | null): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const queue = this.pending.get(accountId);
+      const item = { delta: -cost, reason, reference, resolve, reject };
+      if (queue) queue.push(item);
+      else this.pending.set(accountId, [item]);
+      if (!this.flushing.has(accountId)) {
+        this.flushing.add(accountId);
+        setImmediate(() => void this.flush(accountId));
+      }
+    });
+  }
+
+  /** Adds credits (grant, top-up or refund). Resolves to the balance after. */
+  async credit(accountId: string, amount: number, reason: string, reference: string | null): Promise<number> {
+    const outcomes = await this.transact(accountId, [{ delta: amount, reason, reference }]);
+    return outcomes[0]!;
+  }
+
+  async balance(accountId: string): Promise<number> {
+    const rows = (await this.db.query('SELECT credits_balance FROM accounts WHERE id = $1', [
+      accountId,
+    ])) as { credits_balance: string }[];
+    if (rows.length === 0) throw new VerityError('not_found', 'account not found');
+    return Number(rows[0]!.credits_balance);
+  }
+
+  /** The error a caller gets when its balance cannot pay; points to the console's billing page. */
+  insufficient(cost: number, balance: number): VerityError {
+    return new VerityError(
+      'insufficient_credits',
+      `Insufficient credits: this call costs ${cost} and the balance is ${balance}. ` +
+        `Add credits at ${this.config.CONSOLE_URL.replace(/\/$/, '')}/billing`,
+    );
+  }
+
+  private async flush(accountId: string): Promise<void> {
+    const queue = this.pending.get(accountId) ?? [];
+    const group = queue.splice(0, MAX_GROUP);
+    if (queue.length === 0) this.pending.delete(accountId);
+    try {
+      const { balanceBefore, outcomes } = await this.transactWithBalance(accountId, group);
+      let balance = balanceBefore;
+      group.forEach((item, i) => {
+        const after = outcomes[i];
+        if (after === null || after === undefined) item.reject(this.insufficient(-item.delta, balance));
+        else {
+          balance = after;
+          item.resolve(after);
+        }
+      });
+    } catch (error) {
+      for (const item of group) item.reject(error);
+    } finally {
+      if (this.pending.has(accountId)) setImmediate(() => void this.flush(accountId));
+      else this.flushing.delete(accountId);
+    }
+  }
+
+  private async transact(accountId: string, movements: LedgerMovement[]): Promise<(number | null)[]> {
+    return (await this.transactWithBalance(accountId, movements)).outcomes;
+  }
+
+  private async transactWithBalance(accountId: string, movements: LedgerMovement[]) {
+    const runner = this.db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const result = await applyLedgerMovements(runner, accountId, movements);
+      await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+}

@@ -1,0 +1,5 @@
+export { AccountsModule } from './accounts.module';
+export { AccountsService, type CreatedAccount } from './accounts.service';
+export { ApiKeysService, type ApiKeyView, type IssuedApiKey } from './api-keys.service';
+export { CreditsService } from './credits.service';
+export type { Principal } from './principal';

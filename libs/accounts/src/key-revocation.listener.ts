@@ -1,0 +1,66 @@
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { ApiKeysService, KEY_REVOCATION_CHANNEL } from './api-keys.service';
+
+
+
+/**
+ * Listens on Postgres NOTIFY for rotated and deleted keys, so that every API instance on the
+ * database drops a dead key from its cache as soon as the change commits.
+ */
+@Injectable()
+export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(KeyRevocationListener.name);
+  private client: Client | null = null;
+  private stopped = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.connect();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: (this.db.options as PostgresConnectionOptions).url });
+    client.on('notification', (msg) => {
+      if (msg.channel === KEY_REVOCATION_CHANNEL && msg.payload) this.keys.evictCached(msg.payload);
+    });
+    client.on('error', (error) => {
+      this.logger.warn(`key revocation listener lost its connection: ${error.message}`);
+      this.reconnectLater();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${KEY_REVOCATION_CHANNEL}`);
+    // Anything revoked while we were not listening is unknown: start from an empty cache.
+    this.keys.setCaching(true);
+    this.client = client;
+  }
+
+  private reconnectLater(): void {
+    if (this.stopped || this.retryTimer) return;
+    // Without notifications a cached key could outlive its revocation: read through until back.
+    this.keys.setCaching(false);
+    const old = this.client;
+    this.client = null;
+    void old?.end().catch(() => undefined);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect().catch((error: unknown) => {
+        this.logger.warn(`key revocation listener reconnect failed: ${String(error)}`);
+        this.reconnectLater();
+      });
+    }, 1000);
+  }
+}

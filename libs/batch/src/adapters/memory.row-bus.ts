@@ -1,0 +1,235 @@
+import type {
+  BusMessage,
+  ConsumeOptions,
+  MessageHandler,
+  OutgoingMessage,
+  PartitionLag,
+  RowBus,
+  Subscription,
+} from '../ports/row-bus.port';
+import { deliverUntilHandled, hashKey } from './redelivery';
+import { Semaphore } from './semaphore';
+
+interface StoredMessage {
+  key: string;
+  value: Buffer;
+}
+
+/** One topic: an append-only log per partition and the loops waiting for new messages. */
+class MemoryTopic {
+  readonly logs: StoredMessage[][] = [];
+  readonly groups = new Map<string, MemoryGroup>();
+  private waiters = new Set<() => void>();
+
+  constructor(readonly name: string) {}
+
+  wait(): { promise: Promise<void>; wake: () => void } {
+    let wake!: () => void;
+    const promise = new Promise<void>((resolve) => (wake = resolve));
+    this.waiters.add(wake);
+    return {
+      promise: promise.then(() => void this.waiters.delete(wake)),
+      wake,
+    };
+  }
+
+  notify(): void {
+    const waiters = this.waiters;
+    this.waiters = new Set();
+    for (const wake of waiters) wake();
+  }
+}
+
+/** A consumer group on one topic: committed offsets, members, and per-partition hand-over. */
+class MemoryGroup {
+  readonly committed: number[] = [];
+  readonly members: MemoryConsumer[] = [];
+  /** The last loop started per partition; the next owner starts only after it ended. */
+  readonly tails = new Map<number, Promise<void>>();
+
+  constructor(
+    readonly id: string,
+    readonly topic: MemoryTopic,
+  ) {}
+
+  /** Range-free round-robin: partition p goes to the (p mod n)-th member in join order. */
+  rebalance(): void {
+    while (this.committed.length < this.topic.logs.length) this.committed.push(0);
+    const active = this.members.filter((m) => !m.stopping);
+    const owners = new Map<MemoryConsumer, Set<number>>(active.map((m) => [m, new Set()]));
+    for (let p = 0; p < this.topic.logs.length && active.length > 0; p++) {
+      owners.get(active[p % active.length])!.add(p);
+    }
+    // Revoke everywhere first, so a loop stops before its successor is chained after it.
+    for (const member of this.members) member.revoke(owners.get(member) ?? new Set());
+    for (const [member, parts] of owners) member.assign(parts);
+  }
+}
+
+/** One member of a group: a loop per owned partition, at most `concurrency` handlers at once. */
+class MemoryConsumer implements Subscription {
+  stopping = false;
+  private readonly owned = new Set<number>();
+  private readonly revokers = new Map<number, AbortController>();
+  private readonly loops = new Set<Promise<void>>();
+  private readonly slots: Semaphore;
+
+  constructor(
+    private readonly group: MemoryGroup,
+    private readonly handler: MessageHandler,
+    private readonly opts: ConsumeOptions,
+    private readonly onStopped: (c: MemoryConsumer) => void,
+  ) {
+    this.slots = new Semaphore(Math.max(1, opts.concurrency ?? 1));
+  }
+
+  revoke(keep: ReadonlySet<number>): void {
+    for (const p of [...this.owned]) {
+      if (keep.has(p)) continue;
+      this.owned.delete(p);
+      this.revokers.get(p)?.abort();
+      this.revokers.delete(p);
+    }
+  }
+
+  assign(parts: ReadonlySet<number>): void {
+    for (const p of parts) {
+      if (this.owned.has(p)) continue;
+      this.owned.add(p);
+      const revoked = new AbortController();
+      this.revokers.set(p, revoked);
+      const previous = this.group.tails.get(p) ?? Promise.resolve();
+      const loop = this.runPartition(p, previous, revoked.signal);
+      this.group.tails.set(p, loop);
+      this.loops.add(loop);
+      void loop.finally(() => this.loops.delete(loop));
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping) {
+      await Promise.all([...this.loops]);
+      return;
+    }
+    this.stopping = true;
+    this.group.rebalance(); // hands our partitions to the others; their loops wait for ours
+    this.onStopped(this);
+    await Promise.all([...this.loops]);
+  }
+
+  private async runPartition(p: number, previous: Promise<void>, revoked: AbortSignal) {
+    await previous;
+    const { topic, committed } = this.group;
+    while (!revoked.aborted) {
+      const next = committed[p];
+      const stored = topic.logs[p][next];
+      if (stored === undefined) {
+        const waiter = topic.wait();
+        const onAbort = () => waiter.wake();
+        revoked.addEventListener('abort', onAbort, { once: true });
+        await waiter.promise;
+        revoked.removeEventListener('abort', onAbort);
+        continue;
+      }
+      const msg: BusMessage = {
+        topic: topic.name,
+        partition: p,
+        offset: String(next),
+        key: stored.key,
+        value: Buffer.from(stored.value),
+      };
+      const release = await this.slots.acquire();
+      try {
+        if (revoked.aborted) break;
+        const handled = await deliverUntilHandled(this.handler, msg, revoked, (err, attempt) =>
+          this.opts.onHandlerError?.(err, msg, attempt),
+        );
+        if (handled) committed[p] = next + 1;
+      } finally {
+        release();
+      }
+    }
+  }
+}
+
+/**
+ * In-process RowBus with Kafka's rules (partitions, group offsets, at-least-once redelivery,
+ * partitions shared by the members of a group and handed over on join/leave). Messages live
+ * only as long as the process: it is for the single-process mode and for tests.
+ */
+export class MemoryRowBus implements RowBus {
+  private readonly topics = new Map<string, MemoryTopic>();
+  private readonly subscriptions = new Set<MemoryConsumer>();
+
+  ensureTopic(topic: string, partitions: number): Promise<void> {
+    let t = this.topics.get(topic);
+    if (!t) {
+      t = new MemoryTopic(topic);
+      this.topics.set(topic, t);
+    }
+    while (t.logs.length < partitions) t.logs.push([]);
+    for (const group of t.groups.values()) group.rebalance();
+    return Promise.resolve();
+  }
+
+  async publish(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
+    await Promise.resolve();
+    const t = this.requireTopic(topic);
+    const n = t.logs.length;
+    for (const m of messages) {
+      if (m.partition !== undefined && (m.partition < 0 || m.partition >= n)) {
+        throw new RangeError(`topic ${topic} has no partition ${m.partition}`);
+      }
+    }
+    for (const m of messages) {
+      const p = m.partition ?? hashKey(m.key) % n;
+      // Copy: a caller reusing its buffer must not change what was "durably" published.
+      t.logs[p].push({ key: m.key, value: Buffer.from(m.value) });
+    }
+    t.notify();
+  }
+
+  async consume(
+    group: string,
+    topic: string,
+    handler: MessageHandler,
+    opts: ConsumeOptions = {},
+  ): Promise<Subscription> {
+    await Promise.resolve();
+    const t = this.requireTopic(topic);
+    let g = t.groups.get(group);
+    if (!g) {
+      g = new MemoryGroup(group, t);
+      t.groups.set(group, g);
+    }
+    const grp = g;
+    const consumer = new MemoryConsumer(grp, handler, opts, (c) => {
+      grp.members.splice(grp.members.indexOf(c), 1);
+      this.subscriptions.delete(c);
+    });
+    grp.members.push(consumer);
+    this.subscriptions.add(consumer);
+    grp.rebalance();
+    return consumer;
+  }
+
+  async lag(group: string, topic: string): Promise<PartitionLag[]> {
+    await Promise.resolve();
+    const t = this.requireTopic(topic);
+    const committed = t.groups.get(group)?.committed ?? [];
+    return t.logs.map((log, partition) => ({
+      partition,
+      lag: log.length - (committed[partition] ?? 0),
+    }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+  }
+
+  private requireTopic(topic: string): MemoryTopic {
+    const t = this.topics.get(topic);
+    if (!t) throw new Error(`unknown topic ${topic}: call ensureTopic first`);
+    return t;
+  }
+}

@@ -1,0 +1,158 @@
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import {
+  assertBlobKey,
+  assertBlobPrefix,
+  BlobNotFoundError,
+  type BlobInfo,
+  type BlobStore,
+} from '../ports/blob-store.port';
+
+/** Connection settings of {@link S3BlobStore}. */
+export interface S3BlobStoreOptions {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle?: boolean;
+  /** Multipart part size (S3 minimum 5 MiB) and parts in flight: memory ≈ partSize × queueSize. */
+  partSizeBytes?: number;
+  queueSize?: number;
+}
+
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+
+function isNotFound(err: unknown): boolean {
+  return (
+    err instanceof S3ServiceException &&
+    (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404)
+  );
+}
+
+/** BlobStore on S3 or an S3-compatible server (S3Proxy, MinIO). Objects are atomic by nature. */
+export class S3BlobStore implements BlobStore {
+  private readonly s3: S3Client;
+  private readonly bucket: string;
+  private readonly partSize: number;
+  private readonly queueSize: number;
+
+  constructor(options: S3BlobStoreOptions) {
+    this.bucket = options.bucket;
+    this.partSize = Math.max(MIN_PART_BYTES, options.partSizeBytes ?? MIN_PART_BYTES);
+    this.queueSize = Math.max(1, options.queueSize ?? 4);
+    this.s3 = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle,
+      credentials:
+        options.accessKeyId && options.secretAccessKey
+          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+          : undefined,
+      // S3-compatible servers (S3Proxy) reject the SDK's default CRC32 checksum headers.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async put(key: string, body: Buffer | Readable): Promise<void> {
+    assertBlobKey(key);
+    // A stream of unknown length cannot go in one PutObject: use the multipart path.
+    if (!Buffer.isBuffer(body)) return this.upload(key, body);
+    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body }));
+  }
+
+  async upload(key: string, body: Readable): Promise<void> {
+    assertBlobKey(key);
+    const upload = new Upload({
+      client: this.s3,
+      params: { Bucket: this.bucket, Key: key, Body: body },
+      partSize: this.partSize,
+      queueSize: this.queueSize,
+      leavePartsOnError: false, // abort the multipart upload so no parts linger
+    });
+    await upload.done();
+  }
+
+  async get(key: string): Promise<Readable> {
+    assertBlobKey(key);
+    try {
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (out.Body instanceof Readable) return out.Body;
+      throw new Error(`unexpected body type for ${key}`);
+    } catch (err) {
+      if (isNotFound(err)) throw new BlobNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async head(key: string): Promise<BlobInfo | null> {
+    assertBlobKey(key);
+    try {
+      const out = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: out.ContentLength ?? 0 };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertBlobKey(key);
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    assertBlobPrefix(prefix);
+    let batch: string[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const keys = batch;
+      batch = [];
+      await this.s3.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+    };
+    // DeleteObjects takes at most 1,000 keys per call.
+    for await (const key of this.list(prefix)) {
+      batch.push(key);
+      if (batch.length === 1000) await flush();
+    }
+    await flush();
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    assertBlobPrefix(prefix);
+    let token: string | undefined;
+    do {
+      const page = await this.s3.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const obj of page.Contents ?? []) if (obj.Key) yield obj.Key;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async ping(): Promise<void> {
+    await this.s3.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  close(): Promise<void> {
+    this.s3.destroy();
+    return Promise.resolve();
+  }
+}

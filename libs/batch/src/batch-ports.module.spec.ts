@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import 'reflect-metadata';
+import { Global, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { APP_CONFIG, loadConfig } from '@verity/config';
+import { LocalBlobStore } from './adapters/local.blob-store';
+import { MemoryJobQueue } from './adapters/memory.job-queue';
+import { MemoryRowBus } from './adapters/memory.row-bus';
+import { BatchPortsModule, BLOB_STORE, JOB_QUEUE, ROW_BUS } from './batch-ports.module';
+import type { BlobStore } from './ports/blob-store.port';
+
+describe('BatchPortsModule', () => {
+  it('provides the ports chosen by config and closes them on shutdown', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'verity-home-'));
+    const config = loadConfig({ VERITY_HOME: home, NODE_ENV: 'test' });
+    @Global() // as the host's CoreModule is
+    @Module({
+      providers: [{ provide: APP_CONFIG, useValue: config }],
+      exports: [APP_CONFIG],
+    })
+    class ConfigHost {}
+    @Module({ imports: [ConfigHost, BatchPortsModule.forRoot()] })
+    class Host {}
+    const app = await NestFactory.createApplicationContext(Host, {
+      logger: false,
+      abortOnError: false,
+    });
+    try {
+      assert.ok(app.get(ROW_BUS) instanceof MemoryRowBus);
+      assert.ok(app.get(JOB_QUEUE) instanceof MemoryJobQueue);
+      const blobs = app.get<BlobStore>(BLOB_STORE);
+      assert.ok(blobs instanceof LocalBlobStore);
+      await blobs.put('jobs/1/input.csv', Buffer.from('email\n'));
+      assert.deepEqual(await blobs.head('jobs/1/input.csv'), { size: 6 });
+    } finally {
+      await app.close();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});

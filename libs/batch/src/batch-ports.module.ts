@@ -1,0 +1,66 @@
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { createBlobStore, createJobQueue, createRowBus } from './adapters/port.factory';
+import type { BlobStore } from './ports/blob-store.port';
+import type { JobQueue } from './ports/job-queue.port';
+import type { RowBus } from './ports/row-bus.port';
+
+/** Injection token of the {@link RowBus}. */
+export const ROW_BUS = Symbol.for('verity.row-bus');
+/** Injection token of the {@link JobQueue}. */
+export const JOB_QUEUE = Symbol.for('verity.job-queue');
+/** Injection token of the {@link BlobStore}. */
+export const BLOB_STORE = Symbol.for('verity.blob-store');
+
+/** Closes the ports on shutdown: queue first (its handlers may still publish), then bus, then blobs. */
+@Injectable()
+class BatchPortsShutdown implements OnApplicationShutdown {
+  constructor(
+    @Inject(ROW_BUS) private readonly bus: RowBus,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+    await this.bus.close();
+    await this.blobs.close();
+  }
+}
+
+/**
+ * Provides ROW_BUS, JOB_QUEUE and BLOB_STORE, chosen from APP_CONFIG (which the host module
+ * must provide). Bull queues are created by the adapter, not @nestjs/bull: the backend is
+ * chosen from the injected config at runtime, while BullModule must be imported statically
+ * and would open Redis connections even with JOB_QUEUE=memory.
+ */
+@Module({})
+export class BatchPortsModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: BatchPortsModule,
+      global: true,
+      providers: [
+        { provide: ROW_BUS, inject: [APP_CONFIG], useFactory: (c: AppConfig) => createRowBus(c) },
+        {
+          provide: JOB_QUEUE,
+          inject: [APP_CONFIG],
+          useFactory: (c: AppConfig) => createJobQueue(c),
+        },
+        {
+          provide: BLOB_STORE,
+          inject: [APP_CONFIG],
+          useFactory: (c: AppConfig) => createBlobStore(c),
+        },
+        BatchPortsShutdown,
+      ],
+      exports: [ROW_BUS, JOB_QUEUE, BLOB_STORE],
+    };
+  }
+}

@@ -1,0 +1,300 @@
+import { VerityError } from '@verity/common';
+import { DEFAULT_MAX_LINE_BYTES, type UploadLimits } from './csv.grammar';
+
+// A byte-level state machine that validates UTF-8 and the single-column CSV grammar in one
+// pass, with O(1) state whatever the file size. It never decodes text on the hot path: every
+// structural character of the grammar is ASCII, and in UTF-8 no byte of a multi-byte
+// character is below 0x80 (RFC 3629 §3), so a non-ASCII byte is always plain content.
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+// CSV states of the current physical line.
+const LEAD = 0; // only spaces/tabs so far
+const UNQUOTED = 1; // inside an unquoted value
+const QUOTED = 2; // inside "..."
+const QUOTE_SEEN = 3; // a quote inside "...": either the closing one or the first of ""
+const AFTER_QUOTED = 4; // after the closing quote: only spaces/tabs may follow
+
+// The UTF-8 byte order mark; dropped when it opens the file (and only then).
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** Called for each row, in order, when the scanner is asked to extract values (tests, tools). */
+export type RowListener = (value: string, rowIndex: number, line: number) => void;
+
+/**
+ * Validates a batch upload incrementally: feed bytes with `write`, then call `end`. Throws a
+ * VerityError at the first problem: 413 payload_too_large or 422 unprocessable.
+ */
+export class UploadScanner {
+  private readonly maxRows: number;
+  private readonly maxBytes: number;
+  private readonly maxLineBytes: number;
+  private bytes = 0;
+  private rowCount = 0;
+  private line = 1;
+  private lineBytes = 0;
+  private state = LEAD;
+  private hasContent = false;
+  private prevCR = false;
+  private bomMatched = 0; // BOM bytes matched at the start of the file; 3 = settled
+  private bomSettled = false;
+  // UTF-8 decoder state: continuation bytes still needed and the accepted range of the next one.
+  private need = 0;
+  private lo = 0x80;
+  private hi = 0xbf;
+  private seqStart = 0;
+  private bomBytes = 0; // 1 or 2 when the current sequence so far is EF or EF BB
+  // Value extraction, only when a listener is given (bounded by maxLineBytes).
+  private readonly value: Buffer | null;
+  private valueLen = 0;
+  private trimmedLen = 0;
+
+  constructor(
+    limits: UploadLimits,
+    private readonly onRow?: RowListener,
+  ) {
+    this.maxRows = limits.maxRows;
+    this.maxBytes = limits.maxBytes;
+    this.maxLineBytes = limits.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.value = onRow ? Buffer.alloc(this.maxLineBytes) : null;
+  }
+
+  /** Rows counted so far (final after `end`). */
+  get rows(): number {
+    return this.rowCount;
+  }
+
+  /** Bytes seen so far. */
+  get totalBytes(): number {
+    return this.bytes;
+  }
+
+  /** Scans one chunk; throws a VerityError at the first violation. */
+  write(chunk: Uint8Array): void {
+    const base = this.bytes;
+    if (base + chunk.length > this.maxBytes) {
+      throw new VerityError(
+        'payload_too_large',
+        `file is larger than the limit of ${this.maxBytes} bytes`,
+      );
+    }
+    this.bytes = base + chunk.length;
+    const from = this.bomSettled ? 0 : this.scanBom(chunk);
+    this.scan(chunk, from, base);
+  }
+
+  // `base` is the file offset of chunk[0], for error messages.
+  private scan(chunk: Uint8Array, from: number, base: number): void {
+    let i = from;
+    const n = chunk.length;
+    // Hot loop: state lives in locals and is written back once per chunk.
+    let state = this.state;
+    let need = this.need;
+    let lo = this.lo;
+    let hi = this.hi;
+    let lineBytes = this.lineBytes;
+    let hasContent = this.hasContent;
+    let prevCR = this.prevCR;
+    const maxLine = this.maxLineBytes;
+    const collect = this.value !== null;
+    try {
+      for (; i < n; i++) {
+        const b = chunk[i];
+        if (need > 0) {
+          if (b < lo || b > hi) throw this.utf8Error(this.seqStart);
+          if (this.bomBytes !== 0) this.checkInnerBom(b);
+          need--;
+          lo = 0x80;
+          hi = 0xbf;
+        } else if (b >= 0x80) {
+          // Lead byte ranges and second-byte ranges per Unicode §3.9 Table 3-7 (no overlongs,
+          // no surrogates, nothing above U+10FFFF).
+          this.seqStart = base + i;
+          if (b >= 0xc2 && b <= 0xdf) {
+            need = 1;
+          } else if (b >= 0xe0 && b <= 0xef) {
+            need = 2;
+            if (b === 0xef) this.bomBytes = 1;
+            else if (b === 0xe0) lo = 0xa0;
+            else if (b === 0xed) hi = 0x9f;
+          } else if (b >= 0xf0 && b <= 0xf4) {
+            need = 3;
+            if (b === 0xf0) lo = 0x90;
+            else if (b === 0xf4) hi = 0x8f;
+          } else {
+            throw this.utf8Error(base + i);
+          }
+        }
+        if (b === LF || b === CR) {
+          if (b === LF && prevCR) {
+            prevCR = false;
+            continue;
+          }
+          prevCR = b === CR;
+          this.state = state;
+          this.hasContent = hasContent;
+          this.endLine();
+          state = LEAD;
+          hasContent = false;
+          lineBytes = 0;
+          continue;
+        }
+        prevCR = false;
+        if (++lineBytes > maxLine) {
+          throw new VerityError(
+            'unprocessable',
+            `line ${this.line} is longer than ${maxLine} bytes`,
+          );
+        }
+        if (state === UNQUOTED) {
+          if (b === COMMA) throw this.columnsError();
+          if (b !== SPACE && b !== TAB) hasContent = true;
+          if (collect) this.push(b);
+        } else if (state === QUOTED) {
+          if (b === QUOTE) {
+            state = QUOTE_SEEN;
+          } else {
+            if (b !== SPACE && b !== TAB) hasContent = true;
+            if (collect) this.push(b);
+          }
+        } else if (state === LEAD) {
+          if (b === SPACE || b === TAB) continue;
+          if (b === COMMA) throw this.columnsError();
+          if (b === QUOTE) {
+            state = QUOTED;
+          } else {
+            state = UNQUOTED;
+            hasContent = true;
+            if (collect) this.push(b);
+          }
+        } else if (state === QUOTE_SEEN) {
+          if (b === QUOTE) {
+            state = QUOTED; // "" is an escaped quote (RFC 4180 §2.7)
+            hasContent = true;
+            if (collect) this.push(b);
+          } else if (b === SPACE || b === TAB) {
+            state = AFTER_QUOTED;
+          } else if (b === COMMA) {
+            throw this.columnsError();
+          } else {
+            throw this.afterQuoteError();
+          }
+        } else {
+          if (b === COMMA) throw this.columnsError();
+          if (b !== SPACE && b !== TAB) throw this.afterQuoteError();
+        }
+      }
+    } finally {
+      this.state = state;
+      this.need = need;
+      this.lo = lo;
+      this.hi = hi;
+      this.lineBytes = lineBytes;
+      this.hasContent = hasContent;
+      this.prevCR = prevCR;
+    }
+  }
+
+  /** Finishes the file: a last line without newline counts; zero rows → 422. */
+  end(): number {
+    if (this.need > 0 || (!this.bomSettled && this.bomMatched > 0)) {
+      // A truncated sequence at the end, or a file that is only the start of a BOM.
+      throw this.utf8Error(this.seqStart);
+    }
+    this.endLine();
+    if (this.rowCount === 0) throw new VerityError('unprocessable', 'file is empty');
+    return this.rowCount;
+  }
+
+  // Matches the BOM over the first three bytes of the file, whichever chunks they arrive in.
+  // Returns the index in `chunk` where ordinary scanning resumes.
+  private scanBom(chunk: Uint8Array): number {
+    let i = 0;
+    while (i < chunk.length && this.bomMatched < 3) {
+      if (chunk[i] !== BOM[this.bomMatched]) {
+        // Not a BOM after all: the bytes matched so far (0xEF or 0xEF 0xBB, file offsets 0..)
+        // are ordinary content and are scanned now.
+        const matched = this.bomMatched;
+        this.bomSettled = true;
+        if (matched > 0) this.scan(Buffer.from(BOM.slice(0, matched)), 0, 0);
+        return i;
+      }
+      this.bomMatched++;
+      i++;
+    }
+    if (this.bomMatched === 3) this.bomSettled = true;
+    return i;
+  }
+
+  // U+FEFF after the start of the file is refused: fast-csv drops it when it happens to open
+  // a read chunk, so the splitter could not see the same value on every run.
+  private checkInnerBom(b: number): void {
+    if (this.bomBytes === 1 && b === 0xbb) {
+      this.bomBytes = 2;
+      return;
+    }
+    const third = this.bomBytes === 2 && b === 0xbf;
+    this.bomBytes = 0;
+    if (third) {
+      throw new VerityError(
+        'unprocessable',
+        `line ${this.line} contains a byte order mark (U+FEFF); only the first line may start with one`,
+      );
+    }
+  }
+
+  private push(b: number): void {
+    const value = this.value as Buffer;
+    // Leading padding is skipped and trailing padding trimmed at the end of the line.
+    if (this.valueLen === 0 && (b === SPACE || b === TAB)) return;
+    value[this.valueLen++] = b;
+    if (b !== SPACE && b !== TAB) this.trimmedLen = this.valueLen;
+  }
+
+  private endLine(): void {
+    if (this.state === QUOTED) {
+      throw new VerityError(
+        'unprocessable',
+        `line ${this.line}: quoted value is not closed (a quoted value may not span lines)`,
+      );
+    }
+    if (this.hasContent) {
+      this.rowCount++;
+      if (this.rowCount > this.maxRows) {
+        throw new VerityError('unprocessable', `file has more than ${this.maxRows} rows`);
+      }
+      if (this.onRow && this.value) {
+        this.onRow(this.value.toString('utf8', 0, this.trimmedLen), this.rowCount - 1, this.line);
+      }
+    }
+    this.valueLen = 0;
+    this.trimmedLen = 0;
+    this.hasContent = false;
+    this.state = LEAD;
+    this.lineBytes = 0;
+    this.line++;
+  }
+
+  private utf8Error(offset: number): VerityError {
+    return new VerityError('unprocessable', `file is not valid UTF-8 (byte offset ${offset})`);
+  }
+
+  private columnsError(): VerityError {
+    return new VerityError(
+      'unprocessable',
+      `line ${this.line} has more than one column (quote a value that contains a comma)`,
+    );
+  }
+
+  private afterQuoteError(): VerityError {
+    return new VerityError(
+      'unprocessable',
+      `line ${this.line}: unexpected character after a closing quote`,
+    );
+  }
+}

@@ -1,0 +1,3 @@
+export * from './row-bus.port';
+export * from './job-queue.port';
+export * from './blob-store.port';

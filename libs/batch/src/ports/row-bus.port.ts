@@ -1,0 +1,63 @@
+/** A message to publish: `key` picks the partition (stable hash) unless `partition` is given. */
+export interface OutgoingMessage {
+  key: string;
+  value: Buffer;
+  partition?: number;
+}
+
+/** A message as delivered to a consumer. `offset` is a decimal string (Kafka offsets are int64). */
+export interface BusMessage {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string;
+  value: Buffer;
+}
+
+/** Handles one message; resolving commits it, rejecting means it is delivered again. */
+export type MessageHandler = (msg: BusMessage) => Promise<void>;
+
+/** Options of {@link RowBus.consume}. */
+export interface ConsumeOptions {
+  /** How many partitions this consumer processes at once (order is kept within a partition). Default 1. */
+  concurrency?: number;
+  /** Told about every rejected handler before its redelivery (logs, metrics). */
+  onHandlerError?: (error: unknown, msg: BusMessage, attempt: number) => void;
+}
+
+/** A running consumer. */
+export interface Subscription {
+  /** Stops fetching, lets in-flight handlers finish, commits them and leaves the group. */
+  stop(): Promise<void>;
+}
+
+/** Unconsumed messages of one partition for one consumer group. */
+export interface PartitionLag {
+  partition: number;
+  lag: number;
+}
+
+/**
+ * Partitioned, durable message log (Kafka semantics). Delivery is at-least-once: an offset is
+ * committed only after its handler resolved; a rejected handler is retried (with backoff) by
+ * the same consumer, and a consumer that stops or dies without committing leaves the message
+ * to whichever member of the group takes the partition over. Order is kept per partition.
+ * A new group starts from the earliest offset. Use one group per topic.
+ */
+export interface RowBus {
+  /** Creates the topic, or grows it to `partitions` if it has fewer. */
+  ensureTopic(topic: string, partitions: number): Promise<void>;
+  /** Appends messages; resolves once they are durably accepted. */
+  publish(topic: string, messages: readonly OutgoingMessage[]): Promise<void>;
+  /** Joins `group` on `topic`; resolves once the consumer has its first partition assignment. */
+  consume(
+    group: string,
+    topic: string,
+    handler: MessageHandler,
+    opts?: ConsumeOptions,
+  ): Promise<Subscription>;
+  /** Per-partition lag of `group` on `topic` (end offset minus committed offset). */
+  lag(group: string, topic: string): Promise<PartitionLag[]>;
+  /** Stops every subscription and releases connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,6 @@
+export {
+  assertDownloadToken,
+  signDownload,
+  verifyDownload,
+  type DownloadVerdict,
+} from './download.signer';

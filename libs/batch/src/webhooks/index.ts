@@ -1,0 +1,17 @@
+export { forbiddenAddressReason, type ForbiddenReason } from './address.policy';
+export {
+  WEBHOOK_SIGNATURE_HEADER,
+  signWebhook,
+  verifyWebhook,
+  type WebhookVerdict,
+} from './webhook.signature';
+export { bareHost, validateWebhookUrl } from './webhook.url';
+export {
+  WebhookDeliveryError,
+  deliverWebhook,
+  type DeliverWebhookOptions,
+  type WebhookDelivery,
+  type WebhookFailure,
+  type WebhookResolver,
+} from './webhook.sender';
+export { WEBHOOK_BASE_DELAY_MS, WEBHOOK_MAX_DELAY_MS, webhookRetryDelayMs } from './webhook.retry';

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+// Request bodies of the JSON endpoints. Unknown fields are ignored (forward compatible);
+// `strictObject` is not used so that clients can send extra context safely.
+
+export const emailValidateRequest = z.object({
+  email: z.string().max(1024, 'must be at most 1024 characters'),
+});
+export type EmailValidateRequest = z.infer<typeof emailValidateRequest>;
+
+export const phoneValidateRequest = z.object({
+  phone: z.string().max(64, 'must be at most 64 characters'),
+  country_hint: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
+    .optional(),
+  hlr: z.boolean().optional(),
+});
+export type PhoneValidateRequest = z.infer<typeof phoneValidateRequest>;
+
+export const ipIntelRequest = z.object({
+  ip: z.string().max(64, 'must be at most 64 characters'),
+});
+export type IpIntelRequest = z.infer<typeof ipIntelRequest>;
+
+export const verifyRequest = z
+  .object({
+    email: emailValidateRequest.shape.email.optional(),
+    phone: phoneValidateRequest.shape.phone.optional(),
+    ip: ipIntelRequest.shape.ip.optional(),
+  })
+  .refine((v) => v.email !== undefined || v.phone !== undefined || v.ip !== undefined, {
+    message: 'at least one of email, phone or ip is required',
+  });
+export type VerifyRequest = z.infer<typeof verifyRequest>;
+
+export const createKeyRequest = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+});
+export type CreateKeyRequest = z.infer<typeof createKeyRequest>;
+
+export const adminCreateAccountRequest = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  credits: z.number().int('must be an integer').min(0, 'must be >= 0').max(1e12),
+});
+export type AdminCreateAccountRequest = z.infer<typeof adminCreateAccountRequest>;
+
+export const adminAddCreditsRequest = z.object({
+  amount: z.number().int('must be an integer').min(1, 'must be >= 1').max(1e12),
+});
+export type AdminAddCreditsRequest = z.infer<typeof adminAddCreditsRequest>;

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { DELIVERABILITY, HLR_STATUSES, LINE_TYPES, RISK_LEVELS } from './results';
+import type { EmailResult, IpResult, PhoneResult, VerifyResult } from './results';
+import { BATCH_STATUSES, BATCH_TYPES, type BatchJob } from './batch';
+
+// JSON schemas of the responses, used for the OpenAPI document. The `satisfies` checks below
+// make the compiler fail if a schema drifts from the TypeScript result types.
+
+const int = (description: string) => z.number().int().describe(description);
+
+export const emailResultSchema = z.object({
+  input: z.string().describe('The original input value'),
+  valid_syntax: z.boolean().describe('Address syntax is valid (RFC 5321)'),
+  mx_found: z.boolean().describe('The domain has valid MX records'),
+  disposable: z.boolean().describe('Known disposable or throwaway provider'),
+  role_based: z.boolean().describe('Role address (for example an info or support mailbox)'),
+  free_provider: z.boolean().describe('Free consumer provider'),
+  did_you_mean: z.string().nullable().describe('Typo suggestion (a corrected address) or null'),
+  deliverability: z.enum(DELIVERABILITY),
+  score: int('0 to 100 quality score, higher is better'),
+  credits_used: int('Always 1'),
+});
+
+const hlrSchema = z.object({
+  status: z.enum(HLR_STATUSES),
+  ported: z.boolean().nullable(),
+  roaming: z.boolean().nullable(),
+});
+
+export const phoneResultSchema = z.object({
+  input: z.string(),
+  valid: z.boolean().describe('Number is valid and parseable'),
+  e164: z.string().nullable(),
+  country: z.string().nullable().describe('ISO 3166-1 alpha-2 country code'),
+  line_type: z.enum(LINE_TYPES),
+  carrier: z.string().nullable().describe('Range holder (original carrier) or the HLR network'),
+  hlr: hlrSchema.nullable().describe('Live HLR result; null when hlr was not requested'),
+  score: int('0 to 100 quality score'),
+  credits_used: int('1 (offline) or 5 (HLR)'),
+});
+
+export const ipResultSchema = z.object({
+  input: z.string(),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  asn: z.number().int().nullable(),
+  asn_org: z.string().nullable(),
+  vpn: z.boolean(),
+  proxy: z.boolean(),
+  tor: z.boolean(),
+  datacenter: z.boolean(),
+  abuse_score: int('0 to 100 abuse risk, higher means more risk'),
+  credits_used: int('Always 1'),
+});
+
+export const fraudReasonSchema = z.object({
+  code: z.string(),
+  description: z.string(),
+  points: z.number(),
+  signal: z.enum(['email', 'phone', 'ip', 'cross']),
+});
+
+export const verifyResultSchema = z.object({
+  fraud_score: int('0 to 100 combined fraud risk, higher means more risk'),
+  risk: z.enum(RISK_LEVELS),
+  email: emailResultSchema.optional(),
+  phone: phoneResultSchema.optional(),
+  ip: ipResultSchema.optional(),
+  credits_used: int('Always 3'),
+  fraud_base: z.number().int().optional().describe('Only with ?explain=true: the score before reasons'),
+  reasons: z
+    .array(fraudReasonSchema)
+    .optional()
+    .describe('Only with ?explain=true: fraud_score = clamp(0, 100, fraud_base + sum of points)'),
+});
+
+export const batchJobSchema = z.object({
+  id: z.string(),
+  status: z.enum(BATCH_STATUSES),
+  type: z.enum(BATCH_TYPES),
+  total_rows: z.number().int(),
+  processed_rows: z.number().int(),
+  result_url: z.string().nullable(),
+  created_at: z.string().describe('ISO 8601 timestamp'),
+});
+
+export const errorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+
+export const pingResponseSchema = z.object({
+  account: z.object({ id: z.string(), name: z.string() }),
+  key: z.object({ id: z.string(), name: z.string() }),
+  credits_remaining: z.number().int(),
+  credits_used: z.literal(0),
+});
+
+export const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  hint: z.string().describe('First characters of the key, enough to recognise it'),
+  created_at: z.string(),
+  rotated_at: z.string().nullable(),
+});
+export const issuedApiKeySchema = apiKeySchema.extend({
+  key: z.string().describe('The key value; shown only in this response'),
+});
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const check = <T extends true>(_: T) => undefined;
+check<Same<z.infer<typeof emailResultSchema>, EmailResult>>(true);
+check<Same<z.infer<typeof phoneResultSchema>, PhoneResult>>(true);
+check<Same<z.infer<typeof ipResultSchema>, IpResult>>(true);
+check<Same<Omit<z.infer<typeof verifyResultSchema>, 'reasons' | 'fraud_base'>, VerifyResult>>(true);
+check<Same<z.infer<typeof batchJobSchema>, BatchJob>>(true);

@@ -1,0 +1,29 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** An API key. Only a SHA-256 hash of the value is stored; `lookupId` locates the row. */
+@Entity({ name: 'api_keys' })
+export class ApiKeyEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ name: 'lookup_id', type: 'text' })
+  lookupId!: string;
+
+  @Column({ name: 'key_hash', type: 'bytea' })
+  keyHash!: Buffer;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ name: 'rotated_at', type: 'timestamptz', nullable: true })
+  rotatedAt!: Date | null;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt!: Date | null;
+}

@@ -1,0 +1,74 @@
+import type { MxFailure, MxHost, MxLookup, MxResolver } from '@verity/validation';
+import type { CachingDnsResolver } from './caching.dns-resolver';
+import type { DnsResult } from './dns.types';
+
+/** Resolves a host name to the addresses an SMTP probe may connect to. */
+export interface HostAddressResolver {
+  resolveAddresses(host: string): Promise<string[]>;
+}
+
+function failureOf(result: DnsResult): MxFailure | null {
+  switch (result.status) {
+    case 'timeout':
+    case 'servfail':
+    case 'error':
+      return result.status;
+    case 'answer':
+    case 'nxdomain':
+    case 'nodata':
+      return null;
+  }
+}
+
+/**
+ * The email engine's MX port over real DNS. Policy (docs/models/email.md):
+ * - MX records: the hosts by preference; a lone "." exchange is a null MX (RFC 7505);
+ * - NXDOMAIN: no mail;
+ * - no MX but A/AAAA: implicit MX, the domain is its own mail host (RFC 5321 §5.1);
+ * - timeout / SERVFAIL / transport error: unknown, never "no mail".
+ */
+export class DnsMxResolver implements MxResolver, HostAddressResolver {
+  constructor(private readonly dns: CachingDnsResolver) {}
+
+  async lookupMx(domain: string): Promise<MxLookup> {
+    const result = await this.dns.resolve(domain, 'MX');
+    switch (result.status) {
+      case 'answer': {
+        // RFC 7505 §3: a null MX is the only MX; if others sit beside it, we use the others.
+        const hosts: MxHost[] = result.mx
+          .filter((m) => m.exchange !== '')
+          .map((m) => ({ exchange: m.exchange, preference: m.preference }))
+          .sort((a, b) => a.preference - b.preference);
+        return hosts.length === 0 ? { kind: 'null_mx' } : { kind: 'mx', hosts };
+      }
+      case 'nxdomain':
+        return { kind: 'no_mail' };
+      case 'nodata':
+        return this.implicitMx(domain);
+      case 'timeout':
+      case 'servfail':
+      case 'error':
+        return { kind: 'unknown', reason: result.status };
+    }
+  }
+
+  async resolveAddresses(host: string): Promise<string[]> {
+    const [a, aaaa] = await Promise.all([
+      this.dns.resolve(host, 'A'),
+      this.dns.resolve(host, 'AAAA'),
+    ]);
+    return [a, aaaa].flatMap((r) => (r.status === 'answer' ? [...r.addresses] : []));
+  }
+
+  private async implicitMx(domain: string): Promise<MxLookup> {
+    const [a, aaaa] = await Promise.all([
+      this.dns.resolve(domain, 'A'),
+      this.dns.resolve(domain, 'AAAA'),
+    ]);
+    if (a.status === 'answer' || aaaa.status === 'answer') {
+      return { kind: 'implicit', hosts: [{ exchange: domain.toLowerCase(), preference: 0 }] };
+    }
+    const failure = failureOf(a) ?? failureOf(aaaa);
+    return failure === null ? { kind: 'no_mail' } : { kind: 'unknown', reason: failure };
+  }
+}

@@ -1,0 +1,106 @@
+import { parseCidr, type IpRange } from '@verity/validation';
+
+/** What a list file parsed into. */
+export interface ParsedList {
+  readonly ranges: IpRange[];
+  readonly asns: number[];
+  /** Non-empty, non-comment lines that were not understood. */
+  readonly invalid: number;
+  readonly lines: number;
+}
+
+/** Formats of the open-data files. */
+export type ListFormat = 'lines' | 'asn' | 'cloud-json';
+
+/**
+ * One CIDR or address per line; `#` and `;` start comments (Tor bulk exit list, X4BNet
+ * outputs, FireHOL netsets, Spamhaus DROP all fit). Only the first token of a line counts.
+ */
+export function parseLineList(text: string): ParsedList {
+  const ranges: IpRange[] = [];
+  let invalid = 0;
+  let lines = 0;
+  for (const raw of text.split('\n')) {
+    const token = stripComment(raw).split(/\s+/)[0] ?? '';
+    if (token === '') continue;
+    lines++;
+    const r = parseCidr(token);
+    if (r === null) invalid++;
+    else ranges.push(r);
+  }
+  return { ranges, asns: [], invalid, lines };
+}
+
+/** `AS1234 # comment` per line (X4BNet input/*\/ASN.txt). */
+export function parseAsnList(text: string): ParsedList {
+  const asns: number[] = [];
+  let invalid = 0;
+  let lines = 0;
+  for (const raw of text.split('\n')) {
+    const token = stripComment(raw).split(/\s+/)[0] ?? '';
+    if (token === '') continue;
+    lines++;
+    const m = /^(?:AS)?(\d{1,10})$/i.exec(token);
+    if (m === null) invalid++;
+    else asns.push(Number(m[1]));
+  }
+  return { ranges: [], asns, invalid, lines };
+}
+
+/**
+ * Cloud providers' published ranges: AWS ip-ranges.json (`ip_prefix`, `ipv6_prefix`) and
+ * Google Cloud cloud.json (`ipv4Prefix`, `ipv6Prefix`). Any string under a key ending in
+ * "prefix" is taken, so similar feeds work too.
+ */
+export function parseCloudJson(text: string): ParsedList {
+  const ranges: IpRange[] = [];
+  let invalid = 0;
+  let lines = 0;
+  const walk = (v: unknown, key: string): void => {
+    if (Array.isArray(v)) {
+      for (const item of v) walk(item, key);
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [k, child] of Object.entries(v)) walk(child, k);
+    } else if (typeof v === 'string' && /prefix$/i.test(key)) {
+      lines++;
+      const r = parseCidr(v);
+      if (r === null) invalid++;
+      else ranges.push(r);
+    }
+  };
+  walk(JSON.parse(text) as unknown, '');
+  return { ranges, asns: [], invalid, lines };
+}
+
+/** Parses by format; throws on malformed JSON. */
+export function parseList(format: ListFormat, text: string): ParsedList {
+  switch (format) {
+    case 'lines':
+      return parseLineList(text);
+    case 'asn':
+      return parseAsnList(text);
+    case 'cloud-json':
+      return parseCloudJson(text);
+  }
+}
+
+/**
+ * A download is accepted only if it yields at least one entry and at most 5% of its lines are
+ * not understood: an HTML error page or a truncated file must never replace a good list.
+ */
+export function validateList(parsed: ParsedList): string | null {
+  const entries = parsed.ranges.length + parsed.asns.length;
+  if (entries === 0) return 'no entries';
+  if (parsed.invalid > parsed.lines * 0.05)
+    return `${parsed.invalid} of ${parsed.lines} lines invalid`;
+  return null;
+}
+
+function stripComment(line: string): string {
+  const hash = line.indexOf('#');
+  const semi = line.indexOf(';');
+  let end = line.length;
+  if (hash >= 0) end = hash;
+  if (semi >= 0 && semi < end) end = semi;
+  return line.slice(0, end).trim();
+}

@@ -1,0 +1,2 @@
+// Public entry of @verity/observability.
+export * from './metrics';

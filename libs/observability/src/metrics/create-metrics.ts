@@ -1,0 +1,221 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  BATCH_JOB_STATUSES,
+  BATCH_ROW_TYPES,
+  CREDIT_OPERATIONS,
+  DNS_CACHE_RESULTS,
+  DNS_OUTCOMES,
+  HLR_OUTCOMES,
+  REJECTION_REASONS,
+  type BatchJobStatus,
+  type BatchRowType,
+  type CreditOperation,
+  type DnsCacheResult,
+  type DnsOutcome,
+  type HlrOutcome,
+  type HttpLabels,
+  type RejectionReason,
+} from './metric-labels';
+import {
+  CHUNK_DURATION_BUCKETS,
+  HTTP_DURATION_BUCKETS,
+  METRIC_PREFIX,
+  metricDefinition,
+  type MetricName,
+} from './metric-catalogue';
+import { readSource, type DataAgeSource, type LagSource } from './metric-sources';
+
+/** A counter whose labels are checked by type, so only bounded values reach it. */
+export interface LabelledCounter<L> {
+  inc(labels: L, value?: number): void;
+}
+
+/** A histogram whose labels are checked by type. */
+export interface LabelledHistogram<L> {
+  observe(labels: L, value: number): void;
+  /** Starts a timer; calling the result observes the elapsed seconds and returns them. */
+  startTimer(labels: L): () => number;
+}
+
+/** A gauge without labels. */
+export interface PlainGauge {
+  set(value: number): void;
+  inc(value?: number): void;
+  dec(value?: number): void;
+}
+
+/** Options of {@link createMetrics}. */
+export interface CreateMetricsOptions {
+  /** Registry to register into; a fresh one when omitted (tests). */
+  registry?: Registry;
+  /** Also collect default process metrics (CPU, memory, event loop, GC) with the `verity_` prefix. */
+  defaults?: boolean;
+  /** Deadline for scrape-time sources (consumer lag, data ages); default 3000 ms. */
+  sourceTimeoutMs?: number;
+}
+
+/** Typed handles to every Verity metric, plus the registry that `/metrics` serialises. */
+export interface VerityMetrics {
+  readonly registry: Registry;
+  readonly httpRequests: LabelledCounter<HttpLabels>;
+  readonly httpRequestDuration: LabelledHistogram<HttpLabels>;
+  readonly creditsConsumed: LabelledCounter<{ operation: CreditOperation }>;
+  readonly httpRejections: LabelledCounter<{ reason: RejectionReason }>;
+  readonly batchJobs: LabelledCounter<{ status: BatchJobStatus }>;
+  readonly batchRowsProcessed: LabelledCounter<{ type: BatchRowType }>;
+  readonly batchChunkDuration: LabelledHistogram<{ type: BatchRowType }>;
+  readonly assemblerPendingChunks: PlainGauge;
+  readonly dnsQueries: LabelledCounter<{ outcome: DnsOutcome }>;
+  readonly dnsCacheLookups: LabelledCounter<{ result: DnsCacheResult }>;
+  readonly hlrRequests: LabelledCounter<{ outcome: HlrOutcome }>;
+  /** Counts one answered HTTP request and observes its latency in seconds. */
+  recordHttpRequest(labels: HttpLabels, seconds: number): void;
+  /** Sets (or clears) the scrape-time reader of `verity_kafka_consumer_lag`. */
+  setLagSource(source: LagSource | undefined): void;
+  /** Sets (or clears) the scrape-time reader of `verity_data_source_age_seconds`. */
+  setDataAgeSource(source: DataAgeSource | undefined): void;
+}
+
+// One catalogue per registry: `verity start` runs api, ingest and scorer in one process and
+// they must share the handles rather than fail on duplicate registration.
+const created = new WeakMap<Registry, VerityMetrics>();
+
+function counter<L extends string>(registry: Registry, name: MetricName): Counter<L> {
+  const def = metricDefinition(name);
+  return new Counter<L>({
+    name,
+    help: def.help,
+    labelNames: def.labels as readonly L[],
+    registers: [registry],
+  });
+}
+
+function histogram<L extends string>(
+  registry: Registry,
+  name: MetricName,
+  buckets: readonly number[],
+): Histogram<L> {
+  const def = metricDefinition(name);
+  return new Histogram<L>({
+    name,
+    help: def.help,
+    labelNames: def.labels as readonly L[],
+    buckets: [...buckets],
+    registers: [registry],
+  });
+}
+
+/** Starts every bounded series at zero so `rate()` and dashboards work before the first event. */
+function zero<K extends string, V extends string>(
+  metric: Counter<K>,
+  label: K,
+  values: readonly V[],
+): void {
+  for (const value of values) {
+    const labels: Partial<Record<K, string>> = {};
+    labels[label] = value;
+    metric.inc(labels, 0);
+  }
+}
+
+/** Registers the Verity metrics catalogue in a registry (once per registry) and returns typed handles. */
+export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
+  const registry = opts.registry ?? new Registry();
+  const existing = created.get(registry);
+  if (existing !== undefined) return existing;
+  const timeoutMs = opts.sourceTimeoutMs ?? 3_000;
+
+  const httpRequests = counter<'method' | 'route' | 'status'>(
+    registry,
+    'verity_http_requests_total',
+  );
+  const httpRequestDuration = histogram<'method' | 'route' | 'status'>(
+    registry,
+    'verity_http_request_duration_seconds',
+    HTTP_DURATION_BUCKETS,
+  );
+  const creditsConsumed = counter<'operation'>(registry, 'verity_credits_consumed_total');
+  zero(creditsConsumed, 'operation', CREDIT_OPERATIONS);
+  const httpRejections = counter<'reason'>(registry, 'verity_http_rejections_total');
+  zero(httpRejections, 'reason', REJECTION_REASONS);
+  const batchJobs = counter<'status'>(registry, 'verity_batch_jobs_total');
+  zero(batchJobs, 'status', BATCH_JOB_STATUSES);
+  const batchRowsProcessed = counter<'type'>(registry, 'verity_batch_rows_processed_total');
+  zero(batchRowsProcessed, 'type', BATCH_ROW_TYPES);
+  const batchChunkDuration = histogram<'type'>(
+    registry,
+    'verity_batch_chunk_duration_seconds',
+    CHUNK_DURATION_BUCKETS,
+  );
+  for (const type of BATCH_ROW_TYPES) batchChunkDuration.zero({ type });
+  const assemblerPendingChunks = new Gauge({
+    name: 'verity_batch_assembler_pending_chunks',
+    help: metricDefinition('verity_batch_assembler_pending_chunks').help,
+    registers: [registry],
+  });
+  const dnsQueries = counter<'outcome'>(registry, 'verity_dns_queries_total');
+  zero(dnsQueries, 'outcome', DNS_OUTCOMES);
+  const dnsCacheLookups = counter<'result'>(registry, 'verity_dns_cache_lookups_total');
+  zero(dnsCacheLookups, 'result', DNS_CACHE_RESULTS);
+  const hlrRequests = counter<'outcome'>(registry, 'verity_hlr_requests_total');
+  zero(hlrRequests, 'outcome', HLR_OUTCOMES);
+
+  let lagSource: LagSource | undefined;
+  const lag: Gauge<'group' | 'topic'> = new Gauge<'group' | 'topic'>({
+    name: 'verity_kafka_consumer_lag',
+    help: metricDefinition('verity_kafka_consumer_lag').help,
+    labelNames: ['group', 'topic'],
+    registers: [registry],
+    // Reset first: a group or topic that disappeared (or a failed read) must not keep
+    // reporting its last value.
+    collect: async () => {
+      lag.reset();
+      if (lagSource === undefined) return;
+      const rows = await readSource(lagSource, timeoutMs);
+      for (const row of rows ?? []) lag.set({ group: row.group, topic: row.topic }, row.lag);
+    },
+  });
+
+  let ageSource: DataAgeSource | undefined;
+  const age: Gauge<'source'> = new Gauge<'source'>({
+    name: 'verity_data_source_age_seconds',
+    help: metricDefinition('verity_data_source_age_seconds').help,
+    labelNames: ['source'],
+    registers: [registry],
+    collect: async () => {
+      age.reset();
+      if (ageSource === undefined) return;
+      const rows = await readSource(ageSource, timeoutMs);
+      for (const row of rows ?? []) age.set({ source: row.source }, row.ageSeconds);
+    },
+  });
+
+  if (opts.defaults === true) collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
+
+  const metrics: VerityMetrics = {
+    registry,
+    httpRequests,
+    httpRequestDuration,
+    creditsConsumed,
+    httpRejections,
+    batchJobs,
+    batchRowsProcessed,
+    batchChunkDuration,
+    assemblerPendingChunks,
+    dnsQueries,
+    dnsCacheLookups,
+    hlrRequests,
+    recordHttpRequest(labels, seconds) {
+      httpRequests.inc(labels);
+      httpRequestDuration.observe(labels, seconds);
+    },
+    setLagSource(source) {
+      lagSource = source;
+    },
+    setDataAgeSource(source) {
+      ageSource = source;
+    },
+  };
+  created.set(registry, metrics);
+  return metrics;
+}

@@ -1,0 +1,127 @@
+/** Kind of a Prometheus metric in the catalogue. */
+export type MetricType = 'counter' | 'gauge' | 'histogram';
+
+/** One entry of the metrics catalogue: the single source for code, docs and dashboard checks. */
+export interface MetricDefinition {
+  readonly name: string;
+  readonly type: MetricType;
+  readonly help: string;
+  readonly labels: readonly string[];
+}
+
+/** Prefix of every Verity metric, default process metrics included. */
+export const METRIC_PREFIX = 'verity_';
+
+/**
+ * HTTP latency buckets in seconds. Single validations answer in milliseconds (cache hits in
+ * well under 1 ms), DNS-bound ones in tens to hundreds of ms; 5 s is the slowest we still
+ * tell apart from a timeout.
+ */
+export const HTTP_DURATION_BUCKETS: readonly number[] = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+];
+
+/** Chunk latency buckets in seconds: a 1,000-row chunk takes from ~50 ms (IP) to minutes (DNS-bound email). */
+export const CHUNK_DURATION_BUCKETS: readonly number[] = [
+  0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300,
+];
+
+/** Every application metric Verity exports (default process metrics come on top). */
+export const METRIC_CATALOGUE = [
+  {
+    name: 'verity_http_requests_total',
+    type: 'counter',
+    help: 'HTTP requests answered, by method, route template and status code.',
+    labels: ['method', 'route', 'status'],
+  },
+  {
+    name: 'verity_http_request_duration_seconds',
+    type: 'histogram',
+    help: 'HTTP request latency in seconds, by method, route template and status code.',
+    labels: ['method', 'route', 'status'],
+  },
+  {
+    name: 'verity_credits_consumed_total',
+    type: 'counter',
+    help: 'Credits debited, by billable operation.',
+    labels: ['operation'],
+  },
+  {
+    name: 'verity_http_rejections_total',
+    type: 'counter',
+    help: 'Requests refused before any work: 402 insufficient_credits or 429 rate_limited.',
+    labels: ['reason'],
+  },
+  {
+    name: 'verity_batch_jobs_total',
+    type: 'counter',
+    help: 'Batch jobs reaching each status.',
+    labels: ['status'],
+  },
+  {
+    name: 'verity_batch_rows_processed_total',
+    type: 'counter',
+    help: 'Batch rows validated by scorers, by row type.',
+    labels: ['type'],
+  },
+  {
+    name: 'verity_batch_chunk_duration_seconds',
+    type: 'histogram',
+    help: 'Time a scorer spends validating and storing one chunk, in seconds.',
+    labels: ['type'],
+  },
+  {
+    name: 'verity_batch_assembler_pending_chunks',
+    type: 'gauge',
+    help: 'Chunk results waiting to be assembled into result files.',
+    labels: [],
+  },
+  {
+    name: 'verity_kafka_consumer_lag',
+    type: 'gauge',
+    help: 'Messages not yet consumed, summed over partitions, by consumer group and topic.',
+    labels: ['group', 'topic'],
+  },
+  {
+    name: 'verity_dns_queries_total',
+    type: 'counter',
+    help: 'DNS queries sent upstream, by outcome.',
+    labels: ['outcome'],
+  },
+  {
+    name: 'verity_dns_cache_lookups_total',
+    type: 'counter',
+    help: 'DNS cache lookups, by result (hit or miss).',
+    labels: ['result'],
+  },
+  {
+    name: 'verity_hlr_requests_total',
+    type: 'counter',
+    help: 'HLR lookups, by outcome.',
+    labels: ['outcome'],
+  },
+  {
+    name: 'verity_data_source_age_seconds',
+    type: 'gauge',
+    help: 'Age of each loaded data set (disposable domains, MMDB, operator lists) in seconds.',
+    labels: ['source'],
+  },
+] as const satisfies readonly MetricDefinition[];
+
+/** A Verity application metric name. */
+export type MetricName = (typeof METRIC_CATALOGUE)[number]['name'];
+
+/** Names of every application metric, in catalogue order. */
+export const METRIC_NAMES: readonly MetricName[] = METRIC_CATALOGUE.map((m) => m.name);
+
+/** Names of the histogram metrics (they expose `_bucket`, `_sum` and `_count` series). */
+export const HISTOGRAM_METRIC_NAMES: readonly MetricName[] = METRIC_CATALOGUE.filter(
+  (m) => m.type === 'histogram',
+).map((m) => m.name);
+
+/** Looks up one catalogue entry by name. */
+export function metricDefinition(name: MetricName): MetricDefinition {
+  const found = METRIC_CATALOGUE.find((m) => m.name === name);
+  if (found === undefined) throw new Error(`unknown metric ${name}`);
+  return found;
+}

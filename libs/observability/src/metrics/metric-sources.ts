@@ -1,0 +1,40 @@
+/** Lag of one consumer group on one topic, summed over partitions. */
+export interface ConsumerLag {
+  readonly group: string;
+  readonly topic: string;
+  readonly lag: number;
+}
+
+/** Reads consumer lag at scrape time (e.g. kafkajs admin offsets); the row bus provides it. */
+export type LagSource = () => Promise<readonly ConsumerLag[]>;
+
+/** Age of one loaded data set. `source` is a fixed data-set name, e.g. `disposable_domains`. */
+export interface DataSourceAge {
+  readonly source: string;
+  readonly ageSeconds: number;
+}
+
+/** Reads data-set ages at scrape time; the engines that load data sets provide it. */
+export type DataAgeSource = () => Promise<readonly DataSourceAge[]> | readonly DataSourceAge[];
+
+/**
+ * Runs a scrape-time source with a deadline. A failing or hanging source yields `undefined`
+ * so one slow Kafka admin call cannot fail the whole `/metrics` scrape (Prometheus' default
+ * scrape timeout is 10 s; the other metrics must still arrive).
+ */
+export async function readSource<T>(
+  source: () => Promise<T> | T,
+  timeoutMs: number,
+): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(source), deadline]);
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,58 @@
+import type { LoggerService } from '@nestjs/common';
+import pino, { type Logger } from 'pino';
+import type { AppConfig } from '@verity/config';
+
+/**
+ * Secrets never reach a log line: API keys, admin tokens, download signatures and webhook
+ * secrets are censored wherever they appear in logged objects.
+ */
+export const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.query.sig',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  'apiKey',
+  'api_key',
+  'key',
+  'sig',
+  'secret',
+  'webhookSecret',
+  'webhook_secret',
+  '*.apiKey',
+  '*.api_key',
+  '*.sig',
+  '*.secret',
+  '*.webhookSecret',
+];
+
+/** The process's pino logger (JSON lines on stdout, level from LOG_LEVEL). */
+export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'>, name: string): Logger {
+  return pino({
+    name,
+    level: config.LOG_LEVEL,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    base: { service: name },
+  });
+}
+
+/** Routes Nest's framework logs into pino. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, context?: string): void {
+    this.logger.info({ context }, String(message));
+  }
+  error(message: unknown, trace?: string, context?: string): void {
+    this.logger.error({ context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string): void {
+    this.logger.warn({ context }, String(message));
+  }
+  debug(message: unknown, context?: string): void {
+    this.logger.debug({ context }, String(message));
+  }
+  verbose(message: unknown, context?: string): void {
+    this.logger.trace({ context }, String(message));
+  }
+}

@@ -1,0 +1,53 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '@verity/config';
+import { openDatabase, startEmbeddedPostgres } from '@verity/database';
+
+/** The process's database: external (DATABASE_URL) or embedded PostgreSQL under VERITY_HOME. */
+export interface DatabaseRuntime {
+  dataSource: DataSource;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** Where a running embedded server publishes its URL, so the CLI can reach it while it runs. */
+const urlFile = (home: string) => join(resolve(home), 'postgres.url');
+
+async function external(url: string, poolSize: number): Promise<DatabaseRuntime> {
+  const dataSource = await openDatabase(url, poolSize);
+  return { dataSource, embedded: false, close: () => dataSource.destroy() };
+}
+
+/**
+ * Opens the database named by DATABASE_URL, or else the embedded one under VERITY_HOME:
+ * the one a running `verity start` published, or a server started here. Migrations run
+ * either way.
+ */
+export async function openDatabaseRuntime(config: AppConfig, logger: Logger): Promise<DatabaseRuntime> {
+  if (config.DATABASE_URL) return external(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const published = await readFile(urlFile(config.VERITY_HOME), 'utf8').catch(() => null);
+  if (published) {
+    const running = await external(published.trim(), config.DATABASE_POOL_SIZE).catch(() => null);
+    if (running) return running;
+  }
+  const pgLog = logger.child({ component: 'embedded-postgres' });
+  const server = await startEmbeddedPostgres(config.VERITY_HOME, (line) => pgLog.debug(line));
+  try {
+    const dataSource = await openDatabase(server.url, config.DATABASE_POOL_SIZE);
+    await writeFile(urlFile(config.VERITY_HOME), server.url + '\n', { mode: 0o600 });
+    return {
+      dataSource,
+      embedded: true,
+      async close() {
+        await rm(urlFile(config.VERITY_HOME), { force: true });
+        await dataSource.destroy();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import type { AppConfig } from '@verity/config';
+import {
+  buildEmailEngine,
+  buildIpEngine,
+  buildPhoneEngine,
+  type HlrCallOutcome,
+  type IpEngineHandle,
+} from '@verity/integrations';
+import type { HlrOutcome, VerityMetrics } from '@verity/observability';
+import type { Engines } from '../engines.module';
+
+/** The engines of a process, the IP data handle (status, reload) and how to release them. */
+export interface EnginesRuntime {
+  engines: Engines;
+  ipData: IpEngineHandle;
+  close(): Promise<void>;
+}
+
+function hlrOutcomeLabel(outcome: HlrCallOutcome): HlrOutcome {
+  switch (outcome) {
+    case 'active':
+    case 'inactive':
+    case 'unavailable':
+    case 'timeout':
+    case 'not_configured':
+      return outcome;
+    default:
+      return 'error';
+  }
+}
+
+/** Builds the email, phone and IP engines from configuration and wires their events to metrics. */
+export async function buildEngines(config: AppConfig, metrics: VerityMetrics | null): Promise<EnginesRuntime> {
+  const email = buildEmailEngine(
+    config,
+    metrics
+      ? {
+          onQuery: (outcome) => metrics.dnsQueries.inc({ outcome }),
+          onCacheHit: () => metrics.dnsCacheLookups.inc({ result: 'hit' }),
+          onCacheMiss: () => metrics.dnsCacheLookups.inc({ result: 'miss' }),
+        }
+      : undefined,
+  );
+  const phone = buildPhoneEngine(
+    config,
+    metrics ? { onHlrCall: (outcome) => metrics.hlrRequests.inc({ outcome: hlrOutcomeLabel(outcome) }) } : undefined,
+  );
+  const ipData = await buildIpEngine(config);
+  metrics?.setDataAgeSource(() =>
+    ipData
+      .dataStatus()
+      .filter((s) => s.age_seconds !== null)
+      .map((s) => ({ source: s.id, ageSeconds: s.age_seconds! })),
+  );
+  return {
+    engines: { email: email.engine, phone: phone.engine, ip: ipData.engine },
+    ipData,
+    async close() {
+      phone.close();
+      await Promise.all([email.close(), ipData.close()]);
+    },
+  };
+}

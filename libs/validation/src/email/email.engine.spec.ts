@@ -1,0 +1,103 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createEmailEngine } from './email.engine';
+import { createEmailLists } from './email.lists';
+import type { MxLookup, MxResolver, SmtpProbe, SmtpProbeResult } from './email.ports';
+
+const lists = createEmailLists({
+  disposable: ['mailinator.com'],
+  free: ['gmail.com'],
+  roles: ['info'],
+});
+
+/** A resolver answering from a table, recording what it was asked. */
+function tableResolver(table: Record<string, MxLookup>): MxResolver & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    lookupMx: (domain) => {
+      asked.push(domain);
+      return Promise.resolve(table[domain] ?? { kind: 'no_mail' });
+    },
+  };
+}
+
+const MX: MxLookup = { kind: 'mx', hosts: [{ exchange: 'mx.example.com', preference: 10 }] };
+
+describe('createEmailEngine', () => {
+  it('returns every EmailFields field for a good address', async () => {
+    const engine = createEmailEngine({ mx: tableResolver({ 'gmail.com': MX }), lists });
+    assert.deepEqual(await engine.validate('Jane.Doe@GMAIL.com'), {
+      input: 'Jane.Doe@GMAIL.com',
+      valid_syntax: true,
+      mx_found: true,
+      disposable: false,
+      role_based: false,
+      free_provider: true,
+      did_you_mean: null,
+      deliverability: 'deliverable',
+      score: 95,
+    });
+  });
+
+  it('does no lookup for invalid syntax', async () => {
+    const mx = tableResolver({});
+    const r = await createEmailEngine({ mx, lists }).validate('not an email');
+    assert.equal(r.valid_syntax, false);
+    assert.equal(r.deliverability, 'undeliverable');
+    assert.equal(r.score, 0);
+    assert.deepEqual(mx.asked, []);
+  });
+
+  it('suggests a corrected address and looks up the punycode domain', async () => {
+    const mx = tableResolver({ 'gmial.com': MX });
+    const engine = createEmailEngine({ mx, lists });
+    const r = await engine.validate('jane@gmial.com');
+    assert.equal(r.did_you_mean, 'jane@gmail.com');
+    assert.equal(r.deliverability, 'risky');
+    await engine.validate('jane@bücher.de');
+    assert.deepEqual(mx.asked, ['gmial.com', 'xn--bcher-kva.de']);
+  });
+
+  it('reports implicit MX as mx_found false but not undeliverable', async () => {
+    const implicit: MxLookup = { kind: 'implicit', hosts: [{ exchange: 'a.test', preference: 0 }] };
+    const r = await createEmailEngine({
+      mx: tableResolver({ 'a.test': implicit }),
+      lists,
+    }).validate('x@a.test');
+    assert.equal(r.mx_found, false);
+    assert.equal(r.deliverability, 'risky');
+  });
+
+  it('maps a DNS timeout to unknown', async () => {
+    const mx = tableResolver({ 'slow.test': { kind: 'unknown', reason: 'timeout' } });
+    const r = await createEmailEngine({ mx, lists }).validate('info@slow.test');
+    assert.equal(r.mx_found, false);
+    assert.equal(r.role_based, true);
+    assert.notEqual(r.deliverability, 'undeliverable');
+  });
+
+  it('probes SMTP only when a mail host exists, with the ASCII address', async () => {
+    const probed: string[] = [];
+    const smtp: SmtpProbe = {
+      probe: (address): Promise<SmtpProbeResult> => {
+        probed.push(address);
+        return Promise.resolve({ verdict: 'undeliverable', catchAll: false });
+      },
+    };
+    const mx = tableResolver({ 'bücher.de': MX, 'xn--bcher-kva.de': MX });
+    const engine = createEmailEngine({ mx, lists, smtp });
+    const r = await engine.validate('nobody@bücher.de');
+    assert.equal(r.deliverability, 'undeliverable');
+    await engine.validate('x@nomail.test');
+    assert.deepEqual(probed, ['nobody@xn--bcher-kva.de']);
+  });
+
+  it('analyzes offline without touching DNS', () => {
+    const mx = tableResolver({});
+    const r = createEmailEngine({ mx, lists }).analyzeOffline('info@mailinator.com');
+    assert.equal(r.disposable, true);
+    assert.equal(r.role_based, true);
+    assert.deepEqual(mx.asked, []);
+  });
+});

@@ -1,0 +1,185 @@
+import { isIP } from 'node:net';
+import { ipv4ToInt, ipv6ToBigInt, type ParsedIp } from './ip-address';
+
+/** An inclusive address range of one family. */
+export type IpRange =
+  | { readonly version: 4; readonly start: number; readonly end: number }
+  | { readonly version: 6; readonly start: bigint; readonly end: bigint };
+
+const V6_MAX = (1n << 128n) - 1n;
+
+/**
+ * Parses `a.b.c.d/n`, `x::/n` or a bare address (a /32 or /128). Host bits set below the
+ * prefix are ignored, as routers and the list publishers do. Returns null on anything else.
+ */
+export function parseCidr(text: string): IpRange | null {
+  const slash = text.indexOf('/');
+  const addr = slash >= 0 ? text.slice(0, slash) : text;
+  const version = isIP(addr);
+  if (version === 0) return null;
+  const bits = version === 4 ? 32 : 128;
+  const prefix = slash >= 0 ? Number(text.slice(slash + 1)) : bits;
+  if (
+    !Number.isInteger(prefix) ||
+    prefix < 0 ||
+    prefix > bits ||
+    (slash >= 0 && text.slice(slash + 1) === '')
+  )
+    return null;
+  if (version === 4) {
+    const size = 2 ** (32 - prefix);
+    const start = Math.floor(ipv4ToInt(addr) / size) * size;
+    return { version: 4, start, end: start + size - 1 };
+  }
+  const hostMask = (1n << BigInt(128 - prefix)) - 1n;
+  const start = ipv6ToBigInt(addr) & (V6_MAX ^ hostMask);
+  return { version: 6, start, end: start | hostMask };
+}
+
+/** Parses `first,last` style bounds (two addresses of one family); null if they do not match. */
+export function parseBounds(first: string, last: string): IpRange | null {
+  const version = isIP(first);
+  if (version === 0 || isIP(last) !== version) return null;
+  if (version === 4) {
+    const start = ipv4ToInt(first);
+    const end = ipv4ToInt(last);
+    return start <= end ? { version: 4, start, end } : null;
+  }
+  const start = ipv6ToBigInt(first);
+  const end = ipv6ToBigInt(last);
+  return start <= end ? { version: 6, start, end } : null;
+}
+
+/** Index of the last element of `starts` that is <= value, or -1. */
+function floorIndex<T extends number | bigint>(starts: ArrayLike<T>, value: T): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid] <= value) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return found;
+}
+
+/**
+ * A set of address ranges answering membership by binary search over sorted, merged ranges:
+ * O(log n) per lookup, IPv4 in typed arrays (uint32), IPv6 as bigint.
+ */
+export class IpRangeSet {
+  private constructor(
+    private readonly v4Starts: Uint32Array,
+    private readonly v4Ends: Uint32Array,
+    private readonly v6Starts: readonly bigint[],
+    private readonly v6Ends: readonly bigint[],
+  ) {}
+
+  /** Builds the set; overlapping and adjacent ranges are merged. */
+  static from(ranges: Iterable<IpRange>): IpRangeSet {
+    const v4: [number, number][] = [];
+    const v6: [bigint, bigint][] = [];
+    for (const r of ranges) {
+      if (r.version === 4) v4.push([r.start, r.end]);
+      else v6.push([r.start, r.end]);
+    }
+    v4.sort((a, b) => a[0] - b[0]);
+    v6.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const m4 = merge4(v4);
+    const m6 = merge6(v6);
+    return new IpRangeSet(
+      Uint32Array.from(m4.map((r) => r[0])),
+      Uint32Array.from(m4.map((r) => r[1])),
+      m6.map((r) => r[0]),
+      m6.map((r) => r[1]),
+    );
+  }
+
+  /** Number of merged ranges held. */
+  get size(): number {
+    return this.v4Starts.length + this.v6Starts.length;
+  }
+
+  /** True when the address falls in one of the ranges. */
+  has(ip: ParsedIp): boolean {
+    if (ip.version === 4) {
+      const i = floorIndex(this.v4Starts, ip.v4);
+      return i >= 0 && ip.v4 <= this.v4Ends[i];
+    }
+    const i = floorIndex(this.v6Starts, ip.v6);
+    return i >= 0 && ip.v6 <= this.v6Ends[i];
+  }
+}
+
+/** Merges sorted ranges; `last + 1 >= start` also folds adjacent ranges (…255 then …0). */
+function merge4(sorted: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [s, e] of sorted) {
+    const last = out[out.length - 1];
+    if (last && s <= last[1] + 1) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+function merge6(sorted: [bigint, bigint][]): [bigint, bigint][] {
+  const out: [bigint, bigint][] = [];
+  for (const [s, e] of sorted) {
+    const last = out[out.length - 1];
+    if (last && s <= last[1] + 1n) last[1] = e > last[1] ? e : last[1];
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+/**
+ * Non-overlapping ranges each carrying a value (e.g. an ASN record), looked up by binary
+ * search. Where ranges overlap, the one with the greatest start at or below the address wins.
+ */
+export class IpRangeTable<V> {
+  private v4Starts = new Uint32Array(0);
+  private v4Ends = new Uint32Array(0);
+  private v4Values: V[] = [];
+  private v6Starts: bigint[] = [];
+  private v6Ends: bigint[] = [];
+  private v6Values: V[] = [];
+
+  /** Builds from (range, value) pairs in any order. */
+  static from<V>(entries: Iterable<readonly [IpRange, V]>): IpRangeTable<V> {
+    const v4: [number, number, V][] = [];
+    const v6: [bigint, bigint, V][] = [];
+    for (const [r, v] of entries) {
+      if (r.version === 4) v4.push([r.start, r.end, v]);
+      else v6.push([r.start, r.end, v]);
+    }
+    v4.sort((a, b) => a[0] - b[0]);
+    v6.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const t = new IpRangeTable<V>();
+    t.v4Starts = Uint32Array.from(v4, (e) => e[0]);
+    t.v4Ends = Uint32Array.from(v4, (e) => e[1]);
+    t.v4Values = v4.map((e) => e[2]);
+    t.v6Starts = v6.map((e) => e[0]);
+    t.v6Ends = v6.map((e) => e[1]);
+    t.v6Values = v6.map((e) => e[2]);
+    return t;
+  }
+
+  /** Number of ranges held. */
+  get size(): number {
+    return this.v4Starts.length + this.v6Starts.length;
+  }
+
+  /** The value of the range holding the address, or null. */
+  get(ip: ParsedIp): V | null {
+    if (ip.version === 4) {
+      const i = floorIndex(this.v4Starts, ip.v4);
+      return i >= 0 && ip.v4 <= this.v4Ends[i] ? this.v4Values[i] : null;
+    }
+    const i = floorIndex(this.v6Starts, ip.v6);
+    return i >= 0 && ip.v6 <= this.v6Ends[i] ? this.v6Values[i] : null;
+  }
+}

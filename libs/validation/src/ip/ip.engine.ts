@@ -1,0 +1,73 @@
+import { VerityError } from '@verity/common';
+import type { IpFields } from '@verity/contracts';
+import { parseIp } from './ip-address';
+import { isBogon } from './ip-bogon';
+import { abuseScore, BOGON_ABUSE_SCORE } from './ip-abuse.scorer';
+import type { AnonymousLookup, AsnLookup, GeoLookup, IpListSet } from './ip.types';
+
+/** What the IP engine is built from: databases and open-data lists, all injected. */
+export interface IpEngineDeps {
+  readonly geo: GeoLookup;
+  readonly asn: AsnLookup;
+  readonly anonymous?: AnonymousLookup;
+  readonly lists: IpListSet;
+}
+
+/** Synchronous IP intelligence over injected lookups. */
+export interface IpEngine {
+  /** Throws VerityError('unprocessable') for a non-IP input, UpstreamUnavailableError when a database is down. */
+  lookup(input: string): IpFields;
+}
+
+/** Builds the IP engine; it does no I/O of its own. */
+export function createIpEngine(deps: IpEngineDeps): IpEngine {
+  const { geo, asn, anonymous, lists } = deps;
+  return {
+    lookup(input: string): IpFields {
+      const ip = parseIp(input);
+      if (ip === null) throw new VerityError('unprocessable', 'ip must be an IPv4 or IPv6 address');
+      if (isBogon(ip)) {
+        // Not routable on the Internet: no location, owner or reputation can exist for it.
+        return {
+          input,
+          country: null,
+          city: null,
+          asn: null,
+          asn_org: null,
+          vpn: false,
+          proxy: false,
+          tor: false,
+          datacenter: false,
+          abuse_score: BOGON_ABUSE_SCORE,
+        };
+      }
+      const g = geo.geo(ip);
+      const a = asn.asn(ip);
+      const anon = anonymous ? anonymous.anonymous(ip) : null;
+      const hit = lists.match(ip, a?.asn ?? null);
+      const vpn = (anon?.vpn ?? false) || hit.vpn;
+      const proxy = (anon?.proxy ?? false) || hit.proxy;
+      const tor = (anon?.tor ?? false) || hit.tor;
+      const datacenter = (anon?.datacenter ?? false) || hit.datacenter;
+      return {
+        input,
+        country: g?.country ?? null,
+        city: g?.city ?? null,
+        asn: a?.asn ?? null,
+        asn_org: a?.org ?? null,
+        vpn,
+        proxy,
+        tor,
+        datacenter,
+        abuse_score: abuseScore({
+          tor,
+          proxy,
+          vpn,
+          datacenter,
+          blocklisted: hit.blocklisted,
+          risk: anon?.risk ?? null,
+        }),
+      };
+    },
+  };
+}

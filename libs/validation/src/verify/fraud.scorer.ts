@@ -1,0 +1,76 @@
+// Evaluates the rule table of fraud.rules.ts. Pure and synchronous: no I/O, no clock, no randomness.
+import type { RiskLevel } from '@verity/contracts';
+import {
+  CROSS_RULES,
+  EMAIL_CREDITS,
+  EMAIL_RULES,
+  FRAUD_BASE,
+  IP_CREDITS,
+  IP_RULES,
+  PHONE_CREDITS,
+  PHONE_RULES,
+  RISK_THRESHOLDS,
+  type CreditRule,
+  type SignalRule,
+} from './fraud.rules';
+import type { FraudInput, FraudReason, FraudScore, SignalKind } from './fraud.types';
+
+/** Maps a fraud_score to its risk level: low < 30 ≤ medium < 60 ≤ high (non-numbers are high). */
+export function riskFor(score: number): RiskLevel {
+  if (score < RISK_THRESHOLDS.medium) return 'low';
+  if (score < RISK_THRESHOLDS.high) return 'medium';
+  return 'high';
+}
+
+/** Combined fraud score of whichever results were supplied, with the reasons that make it up. */
+export function scoreFraud(input: FraudInput): FraudScore {
+  const reasons: FraudReason[] = [
+    ...signalReasons('email', input.email, EMAIL_RULES, EMAIL_CREDITS),
+    ...signalReasons('phone', input.phone, PHONE_RULES, PHONE_CREDITS),
+    ...signalReasons('ip', input.ip, IP_RULES, IP_CREDITS),
+  ];
+  for (const rule of CROSS_RULES) {
+    if (rule.applies(input)) {
+      reasons.push({
+        code: rule.code,
+        description: rule.description,
+        points: rule.weight,
+        signal: 'cross',
+      });
+    }
+  }
+  // Risks before credits, each largest first; Array.prototype.sort is stable, so ties keep table order.
+  reasons.sort(
+    (a, b) =>
+      Number(b.points > 0) - Number(a.points > 0) || Math.abs(b.points) - Math.abs(a.points),
+  );
+  const fraud_score = clampScore(FRAUD_BASE + reasons.reduce((sum, r) => sum + r.points, 0));
+  return { fraud_score, risk: riskFor(fraud_score), reasons };
+}
+
+function signalReasons<T>(
+  signal: SignalKind,
+  fields: T | undefined,
+  rules: readonly SignalRule<T>[],
+  credits: readonly CreditRule<T>[],
+): FraudReason[] {
+  if (fields === undefined) return [];
+  const risks: FraudReason[] = [];
+  for (const rule of rules) {
+    const points = rule.points(fields);
+    if (points > 0) risks.push({ code: rule.code, description: rule.description, points, signal });
+  }
+  if (risks.length > 0) return risks;
+  return credits
+    .filter((credit) => credit.when(fields))
+    .map((credit) => ({
+      code: credit.code,
+      description: credit.description,
+      points: -credit.credit,
+      signal,
+    }));
+}
+
+function clampScore(raw: number): number {
+  return Math.min(100, Math.max(0, Math.round(raw)));
+}

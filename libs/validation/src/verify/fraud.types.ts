@@ -1,0 +1,67 @@
+import type { EmailFields, IpFields, PhoneFields, RiskLevel } from '@verity/contracts';
+
+/** Which supplied result a fraud reason comes from; `cross` rules combine two of them. */
+export type FraudSignal = 'email' | 'phone' | 'ip' | 'cross';
+
+/** The three result kinds a verify request may carry (every cross rule names two of them). */
+export type SignalKind = Exclude<FraudSignal, 'cross'>;
+
+/** Every reason code the model can emit (docs/models/verify.md lists each with its weight). */
+export const FRAUD_REASON_CODES = [
+  'email_invalid_syntax',
+  'email_no_mx',
+  'email_disposable',
+  'email_role_based',
+  'email_typo_suggested',
+  'email_deliverability_risky',
+  'email_undeliverable',
+  'email_low_score',
+  'email_clean',
+  'email_deliverable',
+  'phone_invalid',
+  'phone_voip',
+  'phone_premium',
+  'phone_hlr_inactive',
+  'phone_low_score',
+  'phone_clean',
+  'phone_hlr_active',
+  'ip_tor',
+  'ip_proxy',
+  'ip_vpn',
+  'ip_datacenter',
+  'ip_abuse',
+  'ip_clean',
+  'cross_country_mismatch',
+  'cross_disposable_email_anonymous_ip',
+  'cross_invalid_phone_free_email',
+  'cross_voip_phone_anonymous_ip',
+  'cross_no_reachable_contact',
+] as const;
+
+/** Stable machine-readable code of one fraud reason. */
+export type FraudReasonCode = (typeof FRAUD_REASON_CODES)[number];
+
+/** One line of the explanation: `points` > 0 adds risk, < 0 is credit for a clean signal. */
+export interface FraudReason {
+  code: FraudReasonCode;
+  description: string;
+  points: number;
+  signal: FraudSignal;
+}
+
+/** The engine result type behind each signal kind. */
+export interface SignalFields {
+  email: EmailFields;
+  phone: PhoneFields;
+  ip: IpFields;
+}
+
+/** Input of the combined score: whichever engine results the request supplied. */
+export type FraudInput = Partial<SignalFields>;
+
+/** Output of the combined score; `reasons` is the explain-mode breakdown. */
+export interface FraudScore {
+  fraud_score: number;
+  risk: RiskLevel;
+  reasons: FraudReason[];
+}

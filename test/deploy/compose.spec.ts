@@ -1,0 +1,205 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  asArray,
+  asObject,
+  at,
+  readRepoFile,
+  readYaml,
+  repoPathExists,
+  type Json,
+  type JsonObject,
+} from './deploy-files';
+import { interpolateUnset, type MissingDefault } from './compose-interpolate';
+import { checkVerityEnv } from './verity-env';
+
+const raw = readYaml('docker-compose.yml');
+const missing: MissingDefault[] = [];
+const compose = asObject(interpolateUnset(raw, missing), 'compose');
+const services = asObject(compose.services, 'services');
+const service = (name: string): JsonObject => asObject(services[name], `services.${name}`);
+
+const APPS = ['api', 'ingest', 'scorer'] as const;
+const INFRA = ['postgres', 'redis', 'kafka', 'minio', 'prometheus', 'grafana'] as const;
+
+/** A service's environment as strings, whether written as a map or a KEY=VALUE list. */
+function environment(name: string): Record<string, string> {
+  const env = service(name).environment;
+  if (Array.isArray(env)) {
+    return Object.fromEntries(
+      env.map((entry) => {
+        const [key, ...rest] = String(entry).split('=');
+        return [key ?? '', rest.join('=')];
+      }),
+    );
+  }
+  const map = asObject(env ?? {}, `${name}.environment`);
+  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, v === null ? '' : String(v)]));
+}
+
+function dependsOn(name: string): Record<string, string | undefined> {
+  const deps = service(name).depends_on;
+  if (deps === undefined) return {};
+  if (Array.isArray(deps)) return Object.fromEntries(deps.map((d) => [String(d), undefined]));
+  return Object.fromEntries(
+    Object.entries(asObject(deps, `${name}.depends_on`)).map(([k, v]) => [
+      k,
+      at(v, 'condition') as string | undefined,
+    ]),
+  );
+}
+
+/** Host side of a port mapping such as '8080:8080' or '127.0.0.1:80:8080'. */
+function hostPorts(name: string): string[] {
+  return asArray(service(name).ports, `${name}.ports`).map((p) => {
+    const parts = String(typeof p === 'object' && p !== null ? at(p, 'published') : p).split(':');
+    return parts.length >= 2 ? parts[parts.length - 2]! : parts[0]!;
+  });
+}
+
+describe('docker-compose.yml', () => {
+  it('defines the infrastructure, the three deployables and monitoring', () => {
+    for (const name of [...INFRA, ...APPS, 'minio-init']) assert.ok(services[name], name);
+    assert.match(String(service('kafka').image), /^apache\/kafka:/);
+    assert.match(String(service('minio-init').image), /^minio\/mc:/);
+    assert.equal(at(service('scorer'), 'deploy', 'replicas'), 2);
+  });
+
+  it('gives every variable reference a default, so a bare `docker compose up` works', () => {
+    assert.deepEqual(missing, []);
+  });
+
+  it('configures every app with a valid, fully distributed Verity environment', () => {
+    for (const app of APPS) {
+      const env = environment(app);
+      const { unknown, config, error } = checkVerityEnv(env);
+      assert.deepEqual(unknown, [], `${app}: not Verity settings`);
+      assert.equal(error, undefined, `${app}: ${error}`);
+      assert.ok(config);
+      assert.equal(config.HOST, '0.0.0.0');
+      assert.equal(config.ROW_BUS, 'kafka');
+      assert.equal(config.JOB_QUEUE, 'bull');
+      assert.equal(config.BLOB_STORE, 's3');
+      assert.equal(config.S3_FORCE_PATH_STYLE, true);
+      assert.ok(config.SIGNING_SECRET !== undefined && config.SIGNING_SECRET.length >= 32);
+      assert.ok(config.ADMIN_TOKEN !== undefined && config.PUBLIC_URL !== undefined);
+      assert.equal(new URL(config.DATABASE_URL ?? '').host, 'postgres:5432');
+      assert.equal(new URL(config.REDIS_URL ?? '').hostname, 'redis');
+      assert.deepEqual(config.KAFKA_BROKERS, ['kafka:9092']);
+      assert.equal(new URL(config.S3_ENDPOINT ?? '').host, 'minio:9000');
+    }
+  });
+
+  it('uses the same credentials on both sides of each connection', () => {
+    const api = environment('api');
+    const pg = environment('postgres');
+    const db = new URL(api.DATABASE_URL ?? '');
+    assert.equal(db.username, pg.POSTGRES_USER);
+    assert.equal(decodeURIComponent(db.password), pg.POSTGRES_PASSWORD);
+    assert.equal(db.pathname, `/${pg.POSTGRES_DB}`);
+    const minio = environment('minio');
+    assert.equal(api.S3_ACCESS_KEY_ID, minio.MINIO_ROOT_USER);
+    assert.equal(api.S3_SECRET_ACCESS_KEY, minio.MINIO_ROOT_PASSWORD);
+    const init = asArray(service('minio-init').entrypoint, 'entrypoint').map(String).join(' ');
+    assert.ok(init.includes(`local/${api.S3_BUCKET}`), 'minio-init creates the configured bucket');
+    assert.ok(
+      String(environment('kafka').KAFKA_ADVERTISED_LISTENERS).includes(
+        `PLAINTEXT://${api.KAFKA_BROKERS}`,
+      ),
+      'apps connect through the advertised in-network listener',
+    );
+  });
+
+  it('runs each app from the entrypoint npm scripts use', () => {
+    const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string> };
+    for (const app of APPS) {
+      const command = asArray(service(app).command, `${app}.command`).map(String).join(' ');
+      assert.equal(command, `node dist/apps/${app}/src/main.js`);
+      assert.equal(pkg.scripts[`start:${app}`], command);
+      assert.equal(at(service(app), 'build', 'dockerfile'), 'Dockerfile');
+    }
+  });
+
+  it('publishes unique host ports and none for the replicated scorer', () => {
+    const seen = new Map<string, string>();
+    for (const name of Object.keys(services)) {
+      for (const port of hostPorts(name)) {
+        assert.ok(!seen.has(port), `host port ${port} used by ${seen.get(port)} and ${name}`);
+        seen.set(port, name);
+      }
+    }
+    assert.deepEqual(hostPorts('scorer'), []);
+    const appPorts = APPS.map((a) => environment(a).PORT);
+    assert.equal(new Set(appPorts).size, APPS.length, 'apps listen on distinct ports');
+  });
+
+  it('depends only on defined services, waiting on health where a healthcheck exists', () => {
+    for (const name of Object.keys(services)) {
+      for (const [target, condition] of Object.entries(dependsOn(name))) {
+        assert.ok(services[target], `${name} depends on missing ${target}`);
+        if (condition === 'service_healthy')
+          assert.ok(service(target).healthcheck, `${target} has a healthcheck`);
+      }
+    }
+    for (const app of APPS) {
+      const deps = dependsOn(app);
+      for (const infra of ['postgres', 'redis', 'kafka'])
+        assert.equal(deps[infra], 'service_healthy', `${app} -> ${infra}`);
+      assert.equal(
+        deps['minio-init'],
+        'service_completed_successfully',
+        `${app} waits for the bucket`,
+      );
+    }
+  });
+
+  it('has healthchecks for infrastructure and apps', () => {
+    for (const name of [...INFRA, ...APPS]) {
+      const test = at(service(name), 'healthcheck', 'test');
+      assert.ok(Array.isArray(test) && test.length > 1, `${name} healthcheck`);
+    }
+  });
+
+  it('points Prometheus at every app service on the port it listens on', () => {
+    const prom = readYaml('deploy/prometheus/prometheus.yml');
+    const targets = new Map<string, string>(); // host -> port
+    for (const job of asArray(prom.scrape_configs, 'scrape_configs')) {
+      for (const sd of asArray(at(job, 'dns_sd_configs'), 'dns_sd_configs')) {
+        for (const host of asArray(at(sd, 'names'), 'names'))
+          targets.set(String(host), String(at(sd, 'port')));
+      }
+      for (const sc of asArray(at(job, 'static_configs'), 'static_configs')) {
+        for (const t of asArray(at(sc, 'targets'), 'targets')) {
+          const [host, port] = String(t).split(':');
+          targets.set(host ?? '', port ?? '');
+        }
+      }
+      if (at(job, 'job_name') !== 'prometheus')
+        assert.equal(at(job, 'metrics_path') ?? '/metrics', '/metrics');
+    }
+    for (const [host] of targets)
+      assert.ok(host === 'localhost' || services[host], `scrape target ${host} is a service`);
+    for (const app of APPS)
+      assert.equal(targets.get(app), environment(app).PORT, `${app} scraped on its PORT`);
+    const mounts = asArray(service('prometheus').volumes, 'volumes').map(String);
+    assert.ok(mounts.some((m) => m.startsWith('./deploy/prometheus/prometheus.yml:')));
+  });
+
+  it('mounts only files that exist in the repository', () => {
+    for (const [name, svc] of Object.entries(services)) {
+      for (const volume of asArray(at(svc as Json, 'volumes'), `${name}.volumes`)) {
+        const source = String(volume).split(':')[0] ?? '';
+        if (source.startsWith('./')) assert.ok(repoPathExists(source), `${name}: ${source}`);
+      }
+    }
+  });
+});
+
+describe('compose interpolation', () => {
+  it('uses defaults, unescapes $$ and reports references without a default', () => {
+    const seen: MissingDefault[] = [];
+    const out = interpolateUnset({ a: '${A:-x}-${B-y}', b: '$$HOME', c: ['${C}'] }, seen);
+    assert.deepEqual(out, { a: 'x-y', b: '$HOME', c: [''] });
+    assert.deepEqual(seen, [{ variable: 'C', where: '.c[0]' }]);
+  });
+});

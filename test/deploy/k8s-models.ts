@@ -1,0 +1,44 @@
+// Offline schema validation of Kubernetes manifests with kubernetes-models (generated from
+// the Kubernetes OpenAPI spec) and its third-party packages for KEDA and the Prometheus
+// Operator CRDs. Each model's validate() runs the generated JSON-schema validator.
+import { Namespace, ConfigMap, Secret, Service } from 'kubernetes-models/v1';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
+import type { JsonObject } from './deploy-files';
+
+interface Validatable {
+  validate(): void;
+}
+
+/** Builds the model for one manifest; the constructors accept the manifest's plain object. */
+type Factory = (manifest: JsonObject) => Validatable;
+
+// The model constructors are typed with each kind's interface; manifests are parsed YAML,
+// which is exactly what validate() exists to check, hence the `never` casts.
+const MODELS: Record<string, Factory> = {
+  'v1/Namespace': (m) => new Namespace(m as never),
+  'v1/ConfigMap': (m) => new ConfigMap(m as never),
+  'v1/Secret': (m) => new Secret(m as never),
+  'v1/Service': (m) => new Service(m as never),
+  'apps/v1/Deployment': (m) => new Deployment(m as never),
+  'policy/v1/PodDisruptionBudget': (m) => new PodDisruptionBudget(m as never),
+  'autoscaling/v2/HorizontalPodAutoscaler': (m) => new HorizontalPodAutoscaler(m as never),
+  'keda.sh/v1alpha1/ScaledObject': (m) => new ScaledObject(m as never),
+  'monitoring.coreos.com/v1/ServiceMonitor': (m) => new ServiceMonitor(m as never),
+};
+
+/** Validates a manifest against its kind's schema; returns the error text, or undefined when valid. */
+export function schemaError(manifest: JsonObject): string | undefined {
+  const key = `${String(manifest.apiVersion)}/${String(manifest.kind)}`;
+  const factory = MODELS[key];
+  if (factory === undefined) return `no schema for ${key}`;
+  try {
+    factory(manifest).validate();
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
