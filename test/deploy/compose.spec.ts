@@ -7,8 +7,8 @@ import {
   readRepoFile,
   readYaml,
   repoPathExists,
-  type Json,
   type JsonObject,
+  str,
 } from './deploy-files';
 import { interpolateUnset, type MissingDefault } from './compose-interpolate';
 import { checkVerityEnv } from './verity-env';
@@ -28,19 +28,19 @@ function environment(name: string): Record<string, string> {
   if (Array.isArray(env)) {
     return Object.fromEntries(
       env.map((entry) => {
-        const [key, ...rest] = String(entry).split('=');
+        const [key, ...rest] = str(entry).split('=');
         return [key ?? '', rest.join('=')];
       }),
     );
   }
   const map = asObject(env ?? {}, `${name}.environment`);
-  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, v === null ? '' : String(v)]));
+  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, v === null ? '' : str(v)]));
 }
 
 function dependsOn(name: string): Record<string, string | undefined> {
   const deps = service(name).depends_on;
   if (deps === undefined) return {};
-  if (Array.isArray(deps)) return Object.fromEntries(deps.map((d) => [String(d), undefined]));
+  if (Array.isArray(deps)) return Object.fromEntries(deps.map((d) => [str(d), undefined]));
   return Object.fromEntries(
     Object.entries(asObject(deps, `${name}.depends_on`)).map(([k, v]) => [
       k,
@@ -52,16 +52,16 @@ function dependsOn(name: string): Record<string, string | undefined> {
 /** Host side of a port mapping such as '8080:8080' or '127.0.0.1:80:8080'. */
 function hostPorts(name: string): string[] {
   return asArray(service(name).ports, `${name}.ports`).map((p) => {
-    const parts = String(typeof p === 'object' && p !== null ? at(p, 'published') : p).split(':');
-    return parts.length >= 2 ? parts[parts.length - 2]! : parts[0]!;
+    const parts = str(typeof p === 'object' && p !== null ? at(p, 'published') : p).split(':');
+    return parts.length >= 2 ? parts[parts.length - 2] : parts[0];
   });
 }
 
 describe('docker-compose.yml', () => {
   it('defines the infrastructure, the three deployables and monitoring', () => {
     for (const name of [...INFRA, ...APPS, 'minio-init']) assert.ok(services[name], name);
-    assert.match(String(service('kafka').image), /^apache\/kafka:/);
-    assert.match(String(service('minio-init').image), /^minio\/mc:/);
+    assert.match(str(service('kafka').image), /^apache\/kafka:/);
+    assert.match(str(service('minio-init').image), /^minio\/mc:/);
     assert.equal(at(service('scorer'), 'deploy', 'replicas'), 2);
   });
 
@@ -100,10 +100,10 @@ describe('docker-compose.yml', () => {
     const minio = environment('minio');
     assert.equal(api.S3_ACCESS_KEY_ID, minio.MINIO_ROOT_USER);
     assert.equal(api.S3_SECRET_ACCESS_KEY, minio.MINIO_ROOT_PASSWORD);
-    const init = asArray(service('minio-init').entrypoint, 'entrypoint').map(String).join(' ');
+    const init = asArray(service('minio-init').entrypoint, 'entrypoint').map(str).join(' ');
     assert.ok(init.includes(`local/${api.S3_BUCKET}`), 'minio-init creates the configured bucket');
     assert.ok(
-      String(environment('kafka').KAFKA_ADVERTISED_LISTENERS).includes(
+      str(environment('kafka').KAFKA_ADVERTISED_LISTENERS).includes(
         `PLAINTEXT://${api.KAFKA_BROKERS}`,
       ),
       'apps connect through the advertised in-network listener',
@@ -113,7 +113,7 @@ describe('docker-compose.yml', () => {
   it('runs each app from the entrypoint npm scripts use', () => {
     const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string> };
     for (const app of APPS) {
-      const command = asArray(service(app).command, `${app}.command`).map(String).join(' ');
+      const command = asArray(service(app).command, `${app}.command`).map(str).join(' ');
       assert.equal(command, `node dist/apps/${app}/src/main.js`);
       assert.equal(pkg.scripts[`start:${app}`], command);
       assert.equal(at(service(app), 'build', 'dockerfile'), 'Dockerfile');
@@ -166,11 +166,11 @@ describe('docker-compose.yml', () => {
     for (const job of asArray(prom.scrape_configs, 'scrape_configs')) {
       for (const sd of asArray(at(job, 'dns_sd_configs'), 'dns_sd_configs')) {
         for (const host of asArray(at(sd, 'names'), 'names'))
-          targets.set(String(host), String(at(sd, 'port')));
+          targets.set(str(host), str(at(sd, 'port')));
       }
       for (const sc of asArray(at(job, 'static_configs'), 'static_configs')) {
         for (const t of asArray(at(sc, 'targets'), 'targets')) {
-          const [host, port] = String(t).split(':');
+          const [host, port] = str(t).split(':');
           targets.set(host ?? '', port ?? '');
         }
       }
@@ -181,14 +181,14 @@ describe('docker-compose.yml', () => {
       assert.ok(host === 'localhost' || services[host], `scrape target ${host} is a service`);
     for (const app of APPS)
       assert.equal(targets.get(app), environment(app).PORT, `${app} scraped on its PORT`);
-    const mounts = asArray(service('prometheus').volumes, 'volumes').map(String);
+    const mounts = asArray(service('prometheus').volumes, 'volumes').map(str);
     assert.ok(mounts.some((m) => m.startsWith('./deploy/prometheus/prometheus.yml:')));
   });
 
   it('mounts only files that exist in the repository', () => {
     for (const [name, svc] of Object.entries(services)) {
-      for (const volume of asArray(at(svc as Json, 'volumes'), `${name}.volumes`)) {
-        const source = String(volume).split(':')[0] ?? '';
+      for (const volume of asArray(at(svc, 'volumes'), `${name}.volumes`)) {
+        const source = str(volume).split(':')[0] ?? '';
         if (source.startsWith('./')) assert.ok(repoPathExists(source), `${name}: ${source}`);
       }
     }

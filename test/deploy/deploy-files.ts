@@ -72,3 +72,9 @@ export function at(value: Json | undefined, ...path: (string | number)[]): Json 
   }
   return cur;
 }
+
+/** A scalar as text; objects and lists as JSON so a wrong shape is visible in messages. */
+export function str(value: Json | undefined): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}

@@ -18,7 +18,7 @@ function stages(text: string): Stage[] {
   const out: { from: string; name: string | undefined; instructions: string[] }[] = [];
   for (const line of lines) {
     const from = /^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/i.exec(line);
-    if (from) out.push({ from: from[1]!, name: from[2], instructions: [] });
+    if (from) out.push({ from: from[1], name: from[2], instructions: [] });
     else out[out.length - 1]?.instructions.push(line);
   }
   return out;
@@ -34,19 +34,19 @@ describe('Dockerfile', () => {
     assert.equal(dockerfile.length, 2);
     const [build, runtime] = dockerfile;
     for (const stage of dockerfile) assert.match(stage.from, /^node:20[-.\w]*slim$/);
-    assert.ok(build!.instructions.some((i) => /^RUN npm ci\b/.test(i) && !i.includes('--omit')));
-    assert.ok(build!.instructions.includes('RUN npm run build'));
+    assert.ok(build.instructions.some((i) => /^RUN npm ci\b/.test(i) && !i.includes('--omit')));
+    assert.ok(build.instructions.includes('RUN npm run build'));
     assert.ok(
-      runtime!.instructions.some((i) => /^RUN npm ci\b.*--omit=dev/.test(i)),
+      runtime.instructions.some((i) => /^RUN npm ci\b.*--omit=dev/.test(i)),
       'production deps only',
     );
     assert.ok(
-      runtime!.instructions.some((i) => i.startsWith(`COPY --from=${build!.name} /app/dist`)),
+      runtime.instructions.some((i) => i.startsWith(`COPY --from=${build.name} /app/dist`)),
     );
   });
 
   it('runs as the unprivileged node user with an exec-form command', () => {
-    const runtime = dockerfile[dockerfile.length - 1]!;
+    const runtime = dockerfile[dockerfile.length - 1];
     const users = runtime.instructions.filter((i) => i.startsWith('USER '));
     assert.deepEqual(users, ['USER node']);
     const cmd = runtime.instructions.find((i) => i.startsWith('CMD '));

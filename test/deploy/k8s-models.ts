@@ -7,7 +7,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
-import type { JsonObject } from './deploy-files';
+import { str, type JsonObject } from './deploy-files';
 
 interface Validatable {
   validate(): void;
@@ -16,23 +16,22 @@ interface Validatable {
 /** Builds the model for one manifest; the constructors accept the manifest's plain object. */
 type Factory = (manifest: JsonObject) => Validatable;
 
-// The model constructors are typed with each kind's interface; manifests are parsed YAML,
-// which is exactly what validate() exists to check, hence the `never` casts.
+// Manifests are parsed YAML of unknown shape: checking that shape is what validate() is for.
 const MODELS: Record<string, Factory> = {
-  'v1/Namespace': (m) => new Namespace(m as never),
-  'v1/ConfigMap': (m) => new ConfigMap(m as never),
-  'v1/Secret': (m) => new Secret(m as never),
-  'v1/Service': (m) => new Service(m as never),
-  'apps/v1/Deployment': (m) => new Deployment(m as never),
-  'policy/v1/PodDisruptionBudget': (m) => new PodDisruptionBudget(m as never),
-  'autoscaling/v2/HorizontalPodAutoscaler': (m) => new HorizontalPodAutoscaler(m as never),
+  'v1/Namespace': (m) => new Namespace(m),
+  'v1/ConfigMap': (m) => new ConfigMap(m),
+  'v1/Secret': (m) => new Secret(m),
+  'v1/Service': (m) => new Service(m),
+  'apps/v1/Deployment': (m) => new Deployment(m),
+  'policy/v1/PodDisruptionBudget': (m) => new PodDisruptionBudget(m),
+  'autoscaling/v2/HorizontalPodAutoscaler': (m) => new HorizontalPodAutoscaler(m),
   'keda.sh/v1alpha1/ScaledObject': (m) => new ScaledObject(m as never),
   'monitoring.coreos.com/v1/ServiceMonitor': (m) => new ServiceMonitor(m as never),
 };
 
 /** Validates a manifest against its kind's schema; returns the error text, or undefined when valid. */
 export function schemaError(manifest: JsonObject): string | undefined {
-  const key = `${String(manifest.apiVersion)}/${String(manifest.kind)}`;
+  const key = `${str(manifest.apiVersion)}/${str(manifest.kind)}`;
   const factory = MODELS[key];
   if (factory === undefined) return `no schema for ${key}`;
   try {

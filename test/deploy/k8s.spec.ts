@@ -1,6 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { asArray, asObject, at, readRepoFile, type Json, type JsonObject } from './deploy-files';
+import {
+  asArray,
+  asObject,
+  at,
+  readRepoFile,
+  type Json,
+  type JsonObject,
+  str,
+} from './deploy-files';
 import { build, resourceId, strategicMerge } from './kustomize-lite';
 import { schemaError } from './k8s-models';
 import { checkVerityEnv } from './verity-env';
@@ -32,11 +40,11 @@ function containerEnv(rs: JsonObject[], c: JsonObject): Record<string, string> {
       const secret = find(rs, 'Secret', sec);
       Object.assign(env, at(secret, 'stringData'));
       for (const [k, v] of Object.entries(asObject(at(secret, 'data') ?? {}, 'data'))) {
-        env[k] = Buffer.from(String(v), 'base64').toString('utf8');
+        env[k] = Buffer.from(str(v), 'base64').toString('utf8');
       }
     }
   }
-  for (const e of asArray(c.env, 'env')) env[String(at(e, 'name'))] = String(at(e, 'value'));
+  for (const e of asArray(c.env, 'env')) env[str(at(e, 'name'))] = str(at(e, 'value'));
   return env;
 }
 
@@ -70,7 +78,7 @@ function checkTree(label: string, rs: JsonObject[]): void {
         const port = asArray(c.ports, 'ports')
           .map((p) => asObject(p, 'port'))
           .find((p) => p.name === 'http');
-        assert.equal(String(port?.containerPort), containerEnv(rs, c).PORT, `${app} PORT`);
+        assert.equal(str(port?.containerPort), containerEnv(rs, c).PORT, `${app} PORT`);
         assert.equal(at(c, 'livenessProbe', 'httpGet', 'path'), '/healthz');
         assert.equal(at(c, 'readinessProbe', 'httpGet', 'path'), '/readyz');
         assert.equal(at(c, 'startupProbe', 'httpGet', 'path'), '/healthz');
@@ -141,7 +149,7 @@ function checkTree(label: string, rs: JsonObject[]): void {
       assert.equal(at(trigger, 'metadata', 'topic'), 'verity.batch.chunks');
       assert.equal(at(trigger, 'metadata', 'consumerGroup'), 'verity-scorers');
       const scorerEnv = containerEnv(rs, container(find(rs, 'Deployment', 'verity-scorer')));
-      const fromEnv = String(at(trigger, 'metadata', 'bootstrapServersFromEnv'));
+      const fromEnv = str(at(trigger, 'metadata', 'bootstrapServersFromEnv'));
       assert.ok(scorerEnv[fromEnv], `${fromEnv} is set in the scorer environment`);
       const partitions = Number(scorerEnv.KAFKA_CHUNK_PARTITIONS);
       assert.ok(Number(at(so, 'spec', 'maxReplicaCount')) <= partitions, 'no idle consumers');
@@ -172,7 +180,7 @@ function checkTree(label: string, rs: JsonObject[]): void {
         );
         assert.ok(
           asArray(at(svc, 'spec', 'ports'), 'ports').some((p) => at(p, 'name') === port),
-          `${app} port ${String(port)}`,
+          `${app} port ${str(port)}`,
         );
       }
     });
@@ -215,7 +223,7 @@ describe('kubernetes example overlay specifics', () => {
       Object.keys(asObject(base, 'b')).sort(),
     );
     for (const [k, v] of Object.entries(asObject(patched, 's')))
-      assert.ok(!String(v).includes('REPLACE_ME'), k);
+      assert.ok(!str(v).includes('REPLACE_ME'), k);
     assert.equal(
       at(find(overlay, 'HorizontalPodAutoscaler', 'verity-api'), 'spec', 'maxReplicas'),
       20,

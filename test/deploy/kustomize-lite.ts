@@ -12,6 +12,7 @@ import {
   repoPathExists,
   type Json,
   type JsonObject,
+  str,
 } from './deploy-files';
 
 const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'patches', 'namespace', 'images']);
@@ -25,7 +26,7 @@ const CLUSTER_SCOPED = new Set([
 
 /** Identity of a resource: apiVersion, kind and name. */
 export function resourceId(r: JsonObject): string {
-  return `${String(r.apiVersion)}/${String(r.kind)}/${String(at(r, 'metadata', 'name'))}`;
+  return `${str(r.apiVersion)}/${str(r.kind)}/${str(at(r, 'metadata', 'name'))}`;
 }
 
 /** Strategic merge of `patch` into `base`, the way kubectl merges the built-in types used here. */
@@ -59,13 +60,13 @@ export function build(dir: string): JsonObject[] {
   for (const key of Object.keys(k))
     if (!SUPPORTED.has(key)) throw new Error(`${dir}: unsupported ${key}`);
   let out: JsonObject[] = [];
-  for (const entry of asArray(k.resources, 'resources').map(String)) {
+  for (const entry of asArray(k.resources, 'resources').map(str)) {
     const path = posix.normalize(posix.join(dir, entry));
     if (repoPathExists(posix.join(path, 'kustomization.yaml'))) out.push(...build(path));
     else out.push(...readYamlDocuments(path));
   }
   for (const p of asArray(k.patches, 'patches')) {
-    const patchPath = posix.join(dir, String(at(p, 'path')));
+    const patchPath = posix.join(dir, str(at(p, 'path')));
     for (const patch of readYamlDocuments(patchPath)) {
       const id = resourceId(patch);
       const i = out.findIndex((r) => resourceId(r) === id);
@@ -76,7 +77,7 @@ export function build(dir: string): JsonObject[] {
   if (typeof k.namespace === 'string') {
     const ns = k.namespace;
     out = out.map((r) =>
-      CLUSTER_SCOPED.has(String(r.kind))
+      CLUSTER_SCOPED.has(str(r.kind))
         ? r
         : asObject(strategicMerge(r, { metadata: { namespace: ns } }), 'ns'),
     );
@@ -92,10 +93,10 @@ function retag(resource: JsonObject, img: JsonObject): JsonObject {
   const containers = at(copy, 'spec', 'template', 'spec', 'containers');
   for (const raw of Array.isArray(containers) ? containers : []) {
     const container = asObject(raw, 'container');
-    const [name, tag] = String(container.image).split(':');
+    const [name, tag] = str(container.image).split(':');
     if (name !== img.name) continue;
     const newName = typeof img.newName === 'string' ? img.newName : name;
-    const newTag = img.newTag === undefined ? tag : String(img.newTag);
+    const newTag = img.newTag === undefined ? tag : str(img.newTag);
     container.image = newTag === undefined ? newName : `${newName}:${newTag}`;
   }
   return copy;

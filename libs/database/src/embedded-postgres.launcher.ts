@@ -1,4 +1,4 @@
-import { mkdir, access } from 'node:fs/promises';
+import { access, chmod, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -78,6 +78,8 @@ export async function startEmbeddedPostgres(
   const dataDir = join(root, 'postgres');
   const passwordFile = join(root, 'postgres.password');
   await mkdir(root, { recursive: true });
+  // As root the server runs as `postgres`, which must be able to enter VERITY_HOME.
+  if (process.getuid?.() === 0) await chmod(root, 0o711);
   const initialised = await exists(join(dataDir, 'PG_VERSION'));
   const password = initialised
     ? (await readFile(passwordFile, 'utf8')).trim()

@@ -42,6 +42,13 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   503: 'service_unavailable',
 };
 
+const HTTP_STATUS_MESSAGES: Record<number, string> = {
+  404: 'no such route',
+  405: 'no such route',
+  413: 'request body is too large',
+  415: 'unsupported Content-Type; send application/json',
+};
+
 export function mapError(error: unknown): MappedError {
   if (error instanceof VerityError) {
     return { code: error.code, message: error.message, headers: error.headers, internal: false };
@@ -55,10 +62,11 @@ export function mapError(error: unknown): MappedError {
     return { code: 'validation_error', message: 'request body is not valid JSON', headers: {}, internal: false };
   }
   if (error instanceof HttpException) {
+    // Nest wraps Fastify's body-parser errors in HttpException, keeping status and message.
     const status = error.getStatus();
     const code = HTTP_STATUS_CODES[status];
-    if (code === 'not_found') return { code, message: 'no such route', headers: {}, internal: false };
-    if (code) return { code, message: error.message, headers: {}, internal: false };
+    const message = HTTP_STATUS_MESSAGES[status] ?? error.message;
+    if (code) return { code, message, headers: {}, internal: false };
   }
   if (typeof fastify?.statusCode === 'number' && HTTP_STATUS_CODES[fastify.statusCode]) {
     const code = HTTP_STATUS_CODES[fastify.statusCode]!;

@@ -10,7 +10,7 @@ export class ZodBodyPipe<S extends z.ZodType> implements PipeTransform<unknown, 
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new VerityError('validation_error', 'request body must be a JSON object');
     }
-    const parsed = this.schema.safeParse(value);
+    const parsed = this.schema.safeParse(value, { reportInput: true });
     if (parsed.success) return parsed.data;
     throw new VerityError('validation_error', describeIssue(parsed.error.issues[0]!));
   }

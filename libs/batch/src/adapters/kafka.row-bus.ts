@@ -70,7 +70,9 @@ class KafkaSubscription implements Subscription {
     return this.stopped;
   }
 
-  private async handle({ topic, partition, message, heartbeat }: EachMessagePayload) {
+  private async handle(payload: EachMessagePayload) {
+    const { topic, partition, message } = payload;
+    const heartbeat = () => payload.heartbeat();
     const msg: BusMessage = {
       topic,
       partition,

@@ -32,10 +32,17 @@ const CORPUS: Record<string, string> = {
 };
 
 function inspectorValues(bytes: Buffer, size: number): { rows: number; values: string[] } {
+  const limits = { maxRows: 1000, maxBytes: 1 << 20 };
   const values: string[] = [];
-  const scanner = new UploadScanner({ maxRows: 1000, maxBytes: 1 << 20 }, (v) => values.push(v));
-  for (let i = 0; i < bytes.length; i += size) scanner.write(bytes.subarray(i, i + size));
-  return { rows: scanner.end(), values };
+  const extracting = new UploadScanner(limits, (v) => values.push(v));
+  const counting = new UploadScanner(limits); // the API's path, without value extraction
+  for (let i = 0; i < bytes.length; i += size) {
+    extracting.write(bytes.subarray(i, i + size));
+    counting.write(bytes.subarray(i, i + size));
+  }
+  const rows = extracting.end();
+  assert.equal(counting.end(), rows, 'counting and extracting scanners agree');
+  return { rows, values };
 }
 
 async function readerValues(bytes: Buffer, size: number): Promise<string[]> {

@@ -104,7 +104,22 @@ export class UploadScanner {
     const collect = this.value !== null;
     try {
       for (; i < n; i++) {
-        const b = chunk[i];
+        let b = chunk[i];
+        if (state === UNQUOTED && !collect) {
+          // Fast path for the bulk of a file: plain ASCII inside an unquoted value needs no
+          // state change beyond the line length (hasContent is already true in this state).
+          const start = i;
+          while (b < 0x80 && b !== COMMA && b !== LF && b !== CR && need === 0) {
+            if (++i === n) break;
+            b = chunk[i];
+          }
+          if (i > start) {
+            prevCR = false;
+            lineBytes += i - start;
+            if (lineBytes > maxLine) throw this.lineTooLong(maxLine);
+            if (i === n) break;
+          }
+        }
         if (need > 0) {
           if (b < lo || b > hi) throw this.utf8Error(this.seqStart);
           if (this.bomBytes !== 0) this.checkInnerBom(b);
@@ -145,15 +160,9 @@ export class UploadScanner {
           continue;
         }
         prevCR = false;
-        if (++lineBytes > maxLine) {
-          throw new VerityError(
-            'unprocessable',
-            `line ${this.line} is longer than ${maxLine} bytes`,
-          );
-        }
+        if (++lineBytes > maxLine) throw this.lineTooLong(maxLine);
         if (state === UNQUOTED) {
           if (b === COMMA) throw this.columnsError();
-          if (b !== SPACE && b !== TAB) hasContent = true;
           if (collect) this.push(b);
         } else if (state === QUOTED) {
           if (b === QUOTE) {
@@ -282,6 +291,10 @@ export class UploadScanner {
 
   private utf8Error(offset: number): VerityError {
     return new VerityError('unprocessable', `file is not valid UTF-8 (byte offset ${offset})`);
+  }
+
+  private lineTooLong(maxLine: number): VerityError {
+    return new VerityError('unprocessable', `line ${this.line} is longer than ${maxLine} bytes`);
   }
 
   private columnsError(): VerityError {

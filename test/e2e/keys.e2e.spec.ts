@@ -1,0 +1,89 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestStack, type TestStack } from '@verity/testing';
+
+/** Polls until `check` holds; the revocation must arrive, however long the scheduler takes. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`never happened: ${what}`);
+}
+
+describe('API keys: create, list, rotate, delete, on every instance', () => {
+  let a: TestStack;
+  let b: TestStack;
+
+  before(async () => {
+    a = await startTestStack();
+    b = await startTestStack({ database: a.database });
+  });
+  after(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('creates a named key whose value is shown once and never listed', async () => {
+    const { client } = await a.account(10);
+    const created = await client.post('/v1/keys', { name: 'staging' });
+    assert.equal(created.status, 201);
+    assert.match(created.body.key, /^vrt_live_[0-9A-Za-z]{24}$/);
+    assert.equal(created.body.name, 'staging');
+    const listed = await client.get('/v1/keys');
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.body.data.map((k: { name: string }) => k.name).sort(), ['default', 'staging']);
+    assert.ok(!JSON.stringify(listed.body).includes(created.body.key));
+    assert.ok(listed.body.data.every((k: any) => k.key === undefined && k.hint.startsWith('vrt_live_')));
+    const withNew = a.client.withKey(created.body.key);
+    assert.equal((await withNew.get('/v1/ping')).body.key.name, 'staging');
+  });
+
+  it('stores only a hash of the key', async () => {
+    const { apiKey } = await a.account(1);
+    const rows = await a.dataSource.query('SELECT * FROM api_keys');
+    assert.ok(!JSON.stringify(rows).includes(apiKey));
+    assert.ok(!JSON.stringify(rows).includes(apiKey.slice(9)));
+  });
+
+  it('rotation kills the old value at once on both instances; the new one works on both', async () => {
+    const { apiKey, client } = await a.account(10);
+    const oldOnB = b.client.withKey(apiKey);
+    assert.equal((await oldOnB.get('/v1/ping')).status, 200); // now cached on B
+    const keyId = (await client.get('/v1/keys')).body.data[0].id;
+    const rotated = await client.post(`/v1/keys/${keyId}/rotate`);
+    assert.equal(rotated.status, 200);
+    assert.notEqual(rotated.body.key, apiKey);
+    assert.equal((await client.get('/v1/ping')).status, 401);
+    await eventually(async () => (await oldOnB.get('/v1/ping')).status === 401, 'old key refused on instance B');
+    assert.equal((await b.client.withKey(rotated.body.key).get('/v1/ping')).status, 200);
+  });
+
+  it('deletion revokes for good on both instances', async () => {
+    const { client } = await a.account(10);
+    const extra = await client.post('/v1/keys', { name: 'ci' });
+    const onB = b.client.withKey(extra.body.key);
+    assert.equal((await onB.get('/v1/ping')).status, 200);
+    const del = await client.delete(`/v1/keys/${extra.body.id}`);
+    assert.equal(del.status, 204);
+    await eventually(async () => (await onB.get('/v1/ping')).status === 401, 'deleted key refused on instance B');
+    assert.equal((await client.delete(`/v1/keys/${extra.body.id}`)).status, 404);
+    assert.equal((await client.post(`/v1/keys/${extra.body.id}/rotate`)).status, 404);
+  });
+
+  it("never touches another account's keys", async () => {
+    const owner = await a.account(10);
+    const intruder = await a.account(10);
+    const keyId = (await owner.client.get('/v1/keys')).body.data[0].id;
+    assert.equal((await intruder.client.post(`/v1/keys/${keyId}/rotate`)).status, 404);
+    assert.equal((await intruder.client.delete(`/v1/keys/${keyId}`)).status, 404);
+    assert.equal((await owner.client.get('/v1/ping')).status, 200);
+  });
+
+  it('validates the key name', async () => {
+    const { client } = await a.account(10);
+    const res = await client.post('/v1/keys', { name: '' });
+    assert.equal(res.status, 400);
+    assert.match(res.body.error.message, /name/);
+  });
+});

@@ -1,0 +1,4 @@
+export { TestClient, type TestResponse } from './http-client';
+export { createTestDatabase, type TestDatabase } from './test-database';
+export { startTestDns } from './test-dns';
+export { startTestStack, ADMIN_TOKEN, type TestStack, type TestStackOptions } from './test-stack';
