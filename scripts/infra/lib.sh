@@ -41,8 +41,9 @@ spawn() {
   local name="$1"
   shift
   : >"$LOG_DIR/$name.log"
+  # 9>&- : don't let the daemon inherit up.sh's lock fd, or it would hold the lock forever.
   PIDFILE="$RUN_DIR/$name.pid" setsid bash -c 'echo $$ >"$PIDFILE"; exec "$@"' _ "$@" \
-    </dev/null >>"$LOG_DIR/$name.log" 2>&1 &
+    </dev/null >>"$LOG_DIR/$name.log" 2>&1 9>&- &
   # Wait (briefly) for the pid file so callers can read it right away.
   local i
   for i in $(seq 1 50); do

@@ -3,11 +3,7 @@
 //   node scripts/infra/probe.mjs s3      -> HeadBucket on $S3_BUCKET, creating the bucket if missing
 // Every attempt is bounded (connection + request timeouts) so up.sh's poll loop stays in control.
 import { Kafka, logLevel } from 'kafkajs';
-import {
-  S3Client,
-  HeadBucketCommand,
-  CreateBucketCommand,
-} from '@aws-sdk/client-s3';
+import { S3Client, HeadBucketCommand, CreateBucketCommand } from '@aws-sdk/client-s3';
 
 const env = (name, fallback) => process.env[name] ?? fallback;
 const hardTimeout = setTimeout(() => {

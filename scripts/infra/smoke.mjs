@@ -119,13 +119,23 @@ const base = {
 };
 const variants = {
   'sdk-default-checksums': {},
-  'when-required': { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' },
+  'when-required': {
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  },
 };
 for (const [label, extra] of Object.entries(variants)) {
   const s3 = new S3Client({ ...base, ...extra });
   const prefix = `infra-smoke/${label}/${randomUUID().slice(0, 8)}/`;
   await check(`s3[${label}]: put + get`, async () => {
-    await s3.send(new PutObjectCommand({ Bucket, Key: `${prefix}a.txt`, Body: 'hello s3', ContentType: 'text/plain' }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket,
+        Key: `${prefix}a.txt`,
+        Body: 'hello s3',
+        ContentType: 'text/plain',
+      }),
+    );
     const got = await s3.send(new GetObjectCommand({ Bucket, Key: `${prefix}a.txt` }));
     const body = await got.Body.transformToString();
     assert(body === 'hello s3', `body mismatch: ${body}`);
@@ -155,7 +165,10 @@ for (const [label, extra] of Object.entries(variants)) {
   });
   await check(`s3[${label}]: DeleteObjects (checksum is mandatory for this call)`, async () => {
     const res = await s3.send(
-      new DeleteObjectsCommand({ Bucket, Delete: { Objects: [{ Key: `${prefix}a.txt` }, { Key: `${prefix}big.bin` }] } }),
+      new DeleteObjectsCommand({
+        Bucket,
+        Delete: { Objects: [{ Key: `${prefix}a.txt` }, { Key: `${prefix}big.bin` }] },
+      }),
     );
     const left = await s3.send(new ListObjectsV2Command({ Bucket, Prefix: prefix }));
     assert((left.KeyCount ?? 0) === 0, `${left.KeyCount} keys left`);
@@ -171,20 +184,31 @@ await check('s3: 1 MiB non-last part on CompleteMultipartUpload', async () => {
   const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket, Key }));
   try {
     const part = Buffer.alloc(1024 * 1024, 1);
-    const p1 = await s3.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 1, Body: part }));
-    const p2 = await s3.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 2, Body: part }));
+    const p1 = await s3.send(
+      new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 1, Body: part }),
+    );
+    const p2 = await s3.send(
+      new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: 2, Body: part }),
+    );
     await s3.send(
       new CompleteMultipartUploadCommand({
         Bucket,
         Key,
         UploadId,
-        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: p1.ETag }, { PartNumber: 2, ETag: p2.ETag }] },
+        MultipartUpload: {
+          Parts: [
+            { PartNumber: 1, ETag: p1.ETag },
+            { PartNumber: 2, ETag: p2.ETag },
+          ],
+        },
       }),
     );
     await s3.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: [{ Key }] } }));
     return 'accepted (proxy does NOT enforce the minimum; real S3 answers EntityTooSmall)';
   } catch (err) {
-    await s3.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => undefined);
+    await s3
+      .send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }))
+      .catch(() => undefined);
     if (err?.name === 'EntityTooSmall') return 'rejected with EntityTooSmall, like real S3';
     throw err;
   } finally {

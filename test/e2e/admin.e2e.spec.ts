@@ -16,28 +16,47 @@ describe('admin API and CLI', () => {
   after(() => stack.close());
 
   it('creates an account whose key works, and adds credits', async () => {
-    const created = await stack.client.post('/admin/accounts', { name: 'Acme', credits: 25 }, bearer);
+    const created = await stack.client.post(
+      '/admin/accounts',
+      { name: 'Acme', credits: 25 },
+      bearer,
+    );
     assert.equal(created.status, 201);
     assert.match(created.body.account_id, /^[0-9a-f-]{36}$/);
     assert.match(created.body.api_key, /^vrt_live_[0-9A-Za-z]{24}$/);
     const client = stack.client.withKey(created.body.api_key);
     assert.equal((await client.get('/v1/ping')).body.credits_remaining, 25);
 
-    const topped = await stack.client.post(`/admin/accounts/${created.body.account_id}/credits`, { amount: 75 }, bearer);
+    const topped = await stack.client.post(
+      `/admin/accounts/${created.body.account_id}/credits`,
+      { amount: 75 },
+      bearer,
+    );
     assert.equal(topped.status, 200);
     assert.equal(topped.body.credits_balance, 100);
     assert.equal((await client.get('/v1/ping')).body.credits_remaining, 100);
   });
 
   it('refuses a missing or wrong token, and validates bodies', async () => {
-    assert.equal((await stack.client.post('/admin/accounts', { name: 'x', credits: 1 })).status, 401);
-    const wrong = await stack.client.post('/admin/accounts', { name: 'x', credits: 1 }, { authorization: 'Bearer nope' });
+    assert.equal(
+      (await stack.client.post('/admin/accounts', { name: 'x', credits: 1 })).status,
+      401,
+    );
+    const wrong = await stack.client.post(
+      '/admin/accounts',
+      { name: 'x', credits: 1 },
+      { authorization: 'Bearer nope' },
+    );
     assert.equal(wrong.status, 401);
     assert.equal(wrong.body.error.code, 'unauthorized');
     const bad = await stack.client.post('/admin/accounts', { name: 'x', credits: -5 }, bearer);
     assert.equal(bad.status, 400);
     assert.match(bad.body.error.message, /credits/);
-    const unknown = await stack.client.post('/admin/accounts/00000000-0000-4000-8000-000000000000/credits', { amount: 1 }, bearer);
+    const unknown = await stack.client.post(
+      '/admin/accounts/00000000-0000-4000-8000-000000000000/credits',
+      { amount: 1 },
+      bearer,
+    );
     assert.equal(unknown.status, 404);
   });
 
@@ -53,9 +72,13 @@ describe('admin API and CLI', () => {
   });
 
   it('`verity accounts create --json` creates an account with working key', async () => {
-    const { stdout } = await run(process.execPath, ['bin/verity.js', 'accounts', 'create', '--name', 'From CLI', '--credits', '12', '--json'], {
-      env: { ...process.env, DATABASE_URL: stack.database.url, LOG_LEVEL: 'silent' },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['bin/verity.js', 'accounts', 'create', '--name', 'From CLI', '--credits', '12', '--json'],
+      {
+        env: { ...process.env, DATABASE_URL: stack.database.url, LOG_LEVEL: 'silent' },
+      },
+    );
     const created = JSON.parse(stdout);
     const ping = await stack.client.withKey(created.api_key).get('/v1/ping');
     assert.equal(ping.body.account.name, 'From CLI');
@@ -67,7 +90,8 @@ describe('admin API and CLI', () => {
       run(process.execPath, ['bin/verity.js', 'accounts', 'create', '--credits', '5'], {
         env: { ...process.env, DATABASE_URL: stack.database.url },
       }),
-      (error: { code: number; stderr: string }) => error.code === 2 && /--name is required/.test(error.stderr),
+      (error: { code: number; stderr: string }) =>
+        error.code === 2 && /--name is required/.test(error.stderr),
     );
   });
 });

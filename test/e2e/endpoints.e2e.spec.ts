@@ -2,9 +2,42 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestStack, type TestClient, type TestStack } from '@verity/testing';
 
-const EMAIL_FIELDS = ['input', 'valid_syntax', 'mx_found', 'disposable', 'role_based', 'free_provider', 'did_you_mean', 'deliverability', 'score', 'credits_used'];
-const PHONE_FIELDS = ['input', 'valid', 'e164', 'country', 'line_type', 'carrier', 'hlr', 'score', 'credits_used'];
-const IP_FIELDS = ['input', 'country', 'city', 'asn', 'asn_org', 'vpn', 'proxy', 'tor', 'datacenter', 'abuse_score', 'credits_used'];
+const EMAIL_FIELDS = [
+  'input',
+  'valid_syntax',
+  'mx_found',
+  'disposable',
+  'role_based',
+  'free_provider',
+  'did_you_mean',
+  'deliverability',
+  'score',
+  'credits_used',
+];
+const PHONE_FIELDS = [
+  'input',
+  'valid',
+  'e164',
+  'country',
+  'line_type',
+  'carrier',
+  'hlr',
+  'score',
+  'credits_used',
+];
+const IP_FIELDS = [
+  'input',
+  'country',
+  'city',
+  'asn',
+  'asn_org',
+  'vpn',
+  'proxy',
+  'tor',
+  'datacenter',
+  'abuse_score',
+  'credits_used',
+];
 
 describe('single-call endpoints (contract shapes)', () => {
   let stack: TestStack;
@@ -24,7 +57,9 @@ describe('single-call endpoints (contract shapes)', () => {
     assert.equal(res.body.valid_syntax, true);
     assert.equal(res.body.mx_found, true);
     assert.equal(res.body.credits_used, 1);
-    assert.ok(['deliverable', 'risky', 'undeliverable', 'unknown'].includes(res.body.deliverability));
+    assert.ok(
+      ['deliverable', 'risky', 'undeliverable', 'unknown'].includes(res.body.deliverability),
+    );
     assert.ok(Number.isInteger(res.body.score) && res.body.score >= 0 && res.body.score <= 100);
   });
 
@@ -72,7 +107,13 @@ describe('single-call endpoints (contract shapes)', () => {
   it('POST /v1/verify returns only the supplied nested results and costs 3', async () => {
     const res = await api.post('/v1/verify', { email: 'jane.doe@example.com', ip: '8.8.8.8' });
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body).sort(), ['credits_used', 'email', 'fraud_score', 'ip', 'risk']);
+    assert.deepEqual(Object.keys(res.body).sort(), [
+      'credits_used',
+      'email',
+      'fraud_score',
+      'ip',
+      'risk',
+    ]);
     assert.equal(res.body.credits_used, 3);
     assert.equal(res.body.email.credits_used, 1);
     assert.equal(res.body.ip.credits_used, 1);
@@ -80,10 +121,15 @@ describe('single-call endpoints (contract shapes)', () => {
   });
 
   it('adds reasons only with ?explain=true, and they add up to the score', async () => {
-    const res = await api.post('/v1/verify?explain=true', { email: 'temp@mailinator.com', phone: '+447400123456' });
+    const res = await api.post('/v1/verify?explain=true', {
+      email: 'temp@mailinator.com',
+      phone: '+447400123456',
+    });
     assert.equal(res.status, 200);
     assert.ok(Array.isArray(res.body.reasons) && res.body.reasons.length > 0);
-    const total = res.body.fraud_base + res.body.reasons.reduce((s: number, r: { points: number }) => s + r.points, 0);
+    const total =
+      res.body.fraud_base +
+      res.body.reasons.reduce((s: number, r: { points: number }) => s + r.points, 0);
     assert.equal(res.body.fraud_score, Math.max(0, Math.min(100, total)));
   });
 
@@ -103,10 +149,19 @@ describe('single-call endpoints (contract shapes)', () => {
     const doc = await stack.client.get('/v1/openapi.json');
     assert.equal(doc.status, 200);
     assert.match(doc.body.openapi, /^3\./);
-    for (const path of ['/v1/email/validate', '/v1/phone/validate', '/v1/ip/intel', '/v1/verify', '/v1/ping', '/v1/keys', '/v1/keys/{id}/rotate']) {
+    for (const path of [
+      '/v1/email/validate',
+      '/v1/phone/validate',
+      '/v1/ip/intel',
+      '/v1/verify',
+      '/v1/ping',
+      '/v1/keys',
+      '/v1/keys/{id}/rotate',
+    ]) {
       assert.ok(doc.body.paths[path], `missing ${path}`);
     }
-    const schema = doc.body.paths['/v1/email/validate'].post.responses['200'].content['application/json'].schema;
+    const schema =
+      doc.body.paths['/v1/email/validate'].post.responses['200'].content['application/json'].schema;
     assert.deepEqual(Object.keys(schema.properties).sort(), [...EMAIL_FIELDS].sort());
     const page = await stack.client.get('/v1/docs');
     assert.equal(page.status, 200);

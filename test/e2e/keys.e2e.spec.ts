@@ -32,9 +32,14 @@ describe('API keys: create, list, rotate, delete, on every instance', () => {
     assert.equal(created.body.name, 'staging');
     const listed = await client.get('/v1/keys');
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.body.data.map((k: { name: string }) => k.name).sort(), ['default', 'staging']);
+    assert.deepEqual(listed.body.data.map((k: { name: string }) => k.name).sort(), [
+      'default',
+      'staging',
+    ]);
     assert.ok(!JSON.stringify(listed.body).includes(created.body.key));
-    assert.ok(listed.body.data.every((k: any) => k.key === undefined && k.hint.startsWith('vrt_live_')));
+    assert.ok(
+      listed.body.data.every((k: any) => k.key === undefined && k.hint.startsWith('vrt_live_')),
+    );
     const withNew = a.client.withKey(created.body.key);
     assert.equal((await withNew.get('/v1/ping')).body.key.name, 'staging');
   });
@@ -55,7 +60,10 @@ describe('API keys: create, list, rotate, delete, on every instance', () => {
     assert.equal(rotated.status, 200);
     assert.notEqual(rotated.body.key, apiKey);
     assert.equal((await client.get('/v1/ping')).status, 401);
-    await eventually(async () => (await oldOnB.get('/v1/ping')).status === 401, 'old key refused on instance B');
+    await eventually(
+      async () => (await oldOnB.get('/v1/ping')).status === 401,
+      'old key refused on instance B',
+    );
     assert.equal((await b.client.withKey(rotated.body.key).get('/v1/ping')).status, 200);
   });
 
@@ -66,7 +74,10 @@ describe('API keys: create, list, rotate, delete, on every instance', () => {
     assert.equal((await onB.get('/v1/ping')).status, 200);
     const del = await client.delete(`/v1/keys/${extra.body.id}`);
     assert.equal(del.status, 204);
-    await eventually(async () => (await onB.get('/v1/ping')).status === 401, 'deleted key refused on instance B');
+    await eventually(
+      async () => (await onB.get('/v1/ping')).status === 401,
+      'deleted key refused on instance B',
+    );
     assert.equal((await client.delete(`/v1/keys/${extra.body.id}`)).status, 404);
     assert.equal((await client.post(`/v1/keys/${extra.body.id}/rotate`)).status, 404);
   });

@@ -15,18 +15,25 @@ interface Started {
 /** Runs `verity start` as a user would, with its own VERITY_HOME, and waits for the banner. */
 async function start(home: string, env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ['bin/verity.js', 'start'], {
-    env: { ...process.env, VERITY_HOME: home, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    env: {
+      ...process.env,
+      VERITY_HOME: home,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
       if (m && /Try:|API docs/.test(out)) {
         clearInterval(timer);
-        resolve(m[1]!);
+        resolve(m[1]);
       }
     }, 100);
     child.once('exit', (code) => {
@@ -77,7 +84,10 @@ describe('`verity start`: the embedded all-in-one', () => {
     try {
       assert.doesNotMatch(second.output(), /vrt_live_/);
       const again = await fetch(`${second.base}/v1/ping`, { headers: { 'x-api-key': key } });
-      assert.equal(((await again.json()) as { credits_remaining: number }).credits_remaining, 9_999);
+      assert.equal(
+        ((await again.json()) as { credits_remaining: number }).credits_remaining,
+        9_999,
+      );
     } finally {
       assert.equal(await stop(second), 0);
     }

@@ -29,13 +29,27 @@ export class TestClient {
   }
 
   /** Sends a raw body with an explicit content type (malformed JSON, wrong types). */
-  async raw(method: string, path: string, body: string, contentType: string): Promise<TestResponse> {
+  async raw(
+    method: string,
+    path: string,
+    body: string,
+    contentType: string,
+  ): Promise<TestResponse> {
     return this.finish(
-      await fetch(this.baseUrl + path, { method, body, headers: { ...this.keyHeader(), 'content-type': contentType } }),
+      await fetch(this.baseUrl + path, {
+        method,
+        body,
+        headers: { ...this.keyHeader(), 'content-type': contentType },
+      }),
     );
   }
 
-  private async send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
+  private async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<TestResponse> {
     const init: RequestInit = { method, headers: { ...this.keyHeader(), ...headers } };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
@@ -51,7 +65,8 @@ export class TestClient {
   private async finish(response: Response): Promise<TestResponse> {
     const text = await response.text();
     let body: unknown = text;
-    if ((response.headers.get('content-type') ?? '').includes('json') && text.length > 0) body = JSON.parse(text);
+    if ((response.headers.get('content-type') ?? '').includes('json') && text.length > 0)
+      body = JSON.parse(text);
     return { status: response.status, headers: response.headers, body };
   }
 }

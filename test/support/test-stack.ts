@@ -7,7 +7,13 @@ import { AccountsService } from '@verity/accounts';
 import { loadConfig, type AppConfig } from '@verity/config';
 import type { LoopbackDnsServer } from '@verity/integrations';
 import { createMetrics, type VerityMetrics } from '@verity/observability';
-import { buildEngines, createLogger, openDatabaseRuntime, type DatabaseRuntime, type EnginesRuntime } from '@verity/platform';
+import {
+  buildEngines,
+  createLogger,
+  openDatabaseRuntime,
+  type DatabaseRuntime,
+  type EnginesRuntime,
+} from '@verity/platform';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 import { TestClient } from './http-client';
 import { createTestDatabase, type TestDatabase } from './test-database';
@@ -26,7 +32,10 @@ export interface TestStack {
   dns: LoopbackDnsServer;
   metrics: VerityMetrics | null;
   /** Creates an account with `credits` and returns a client that sends its key. */
-  account(credits: number, name?: string): Promise<{ accountId: string; apiKey: string; client: TestClient }>;
+  account(
+    credits: number,
+    name?: string,
+  ): Promise<{ accountId: string; apiKey: string; client: TestClient }>;
   close(): Promise<void>;
 }
 
@@ -83,7 +92,11 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       metrics,
       async account(credits, name = 'test') {
         const created = await accounts.create(name, credits);
-        return { accountId: created.account_id, apiKey: created.api_key, client: client.withKey(created.api_key) };
+        return {
+          accountId: created.account_id,
+          apiKey: created.api_key,
+          client: client.withKey(created.api_key),
+        };
       },
       async close() {
         await app.close();

@@ -23,7 +23,9 @@ import { RedisRateLimitStore } from './rate-limit/redis.rate-limit-store';
 
 function createRateLimitStore(config: AppConfig): RateLimitStore {
   const policy = { ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST };
-  return config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, policy) : new MemoryRateLimitStore(policy);
+  return config.REDIS_URL
+    ? new RedisRateLimitStore(config.REDIS_URL, policy)
+    : new MemoryRateLimitStore(policy);
 }
 
 /** The public HTTP API. Expects CoreModule and EnginesModule from the composition root. */

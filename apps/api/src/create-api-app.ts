@@ -3,7 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { CoreModule, EnginesModule, PinoNestLogger, type CoreResources, type Engines } from '@verity/platform';
+import {
+  CoreModule,
+  EnginesModule,
+  PinoNestLogger,
+  type CoreResources,
+  type Engines,
+} from '@verity/platform';
 import { ApiModule } from './api.module';
 import { sendError } from './http/all-errors.filter';
 import { requestIdOf } from './http/request-id';

@@ -11,7 +11,11 @@ async function main(): Promise<void> {
   const database = await openDatabaseRuntime(config, logger);
   const metrics = config.METRICS_ENABLED ? createMetrics({ defaults: true }) : null;
   const engines = await buildEngines(config, metrics);
-  const app = await createApiApp({ resources: { config, dataSource: database.dataSource, metrics }, engines: engines.engines, logger });
+  const app = await createApiApp({
+    resources: { config, dataSource: database.dataSource, metrics },
+    engines: engines.engines,
+    logger,
+  });
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT, host: config.HOST }, 'api listening');
   exitOnSignal(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
@@ -23,7 +27,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(
-    error instanceof ConfigError ? `verity-api: ${error.message}\n` : `verity-api: ${error instanceof Error ? error.stack : String(error)}\n`,
+    error instanceof ConfigError
+      ? `verity-api: ${error.message}\n`
+      : `verity-api: ${error instanceof Error ? error.stack : String(error)}\n`,
   );
   process.exit(1);
 });

@@ -37,6 +37,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`verity: ${error.message}\n`);
     process.exit(error instanceof UsageError ? 2 : 1);
   }
-  process.stderr.write(`verity: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `verity: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -25,7 +25,11 @@ export class AccountsService {
     return this.db.transaction(async (manager) => {
       const repo = manager.getRepository(AccountEntity);
       const account = await repo.save(
-        repo.create({ name, creditsBalance: 0, webhookSecret: randomBytes(32).toString('base64url') }),
+        repo.create({
+          name,
+          creditsBalance: 0,
+          webhookSecret: randomBytes(32).toString('base64url'),
+        }),
       );
       if (credits > 0) {
         await applyLedgerMovements(manager.queryRunner!, account.id, [
@@ -40,7 +44,9 @@ export class AccountsService {
   /** Adds credits to an account; resolves to the new balance. */
   async addCredits(accountId: string, amount: number, reference: string | null): Promise<number> {
     return this.db.transaction(async (manager) => {
-      const exists = await manager.getRepository(AccountEntity).exists({ where: { id: accountId } });
+      const exists = await manager
+        .getRepository(AccountEntity)
+        .exists({ where: { id: accountId } });
       if (!exists) throw new VerityError('not_found', `account ${accountId} not found`);
       const { outcomes } = await applyLedgerMovements(manager.queryRunner!, accountId, [
         { delta: amount, reason: 'top_up', reference },

@@ -30,7 +30,13 @@ describe('api key codec', () => {
   });
 
   it('rejects malformed values', () => {
-    for (const bad of ['', 'vrt_live_', 'vrt_test_' + 'a'.repeat(24), 'vrt_live_' + 'a'.repeat(23), 'vrt_live_' + '!'.repeat(24)]) {
+    for (const bad of [
+      '',
+      'vrt_live_',
+      'vrt_test_' + 'a'.repeat(24),
+      'vrt_live_' + 'a'.repeat(23),
+      'vrt_live_' + '!'.repeat(24),
+    ]) {
       assert.equal(isWellFormedApiKey(bad), false, bad);
     }
   });

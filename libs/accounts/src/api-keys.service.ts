@@ -4,7 +4,13 @@ import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { ApiKeyEntity } from '@verity/database';
 import { ApiKeyCache } from './api-key.cache';
-import { apiKeyMatches, isWellFormedApiKey, keyHint, lookupIdOf, mintApiKey } from './api-key.codec';
+import {
+  apiKeyMatches,
+  isWellFormedApiKey,
+  keyHint,
+  lookupIdOf,
+  mintApiKey,
+} from './api-key.codec';
 import type { Principal } from './principal';
 
 export const KEY_REVOCATION_CHANNEL = 'verity_api_keys';
@@ -61,10 +67,19 @@ export class ApiKeysService {
     return rows.map(toView);
   }
 
-  async create(accountId: string, name: string, manager: EntityManager = this.db.manager): Promise<IssuedApiKey> {
-    const count = await manager.getRepository(ApiKeyEntity).count({ where: { accountId, revokedAt: IsNull() } });
+  async create(
+    accountId: string,
+    name: string,
+    manager: EntityManager = this.db.manager,
+  ): Promise<IssuedApiKey> {
+    const count = await manager
+      .getRepository(ApiKeyEntity)
+      .count({ where: { accountId, revokedAt: IsNull() } });
     if (count >= MAX_KEYS_PER_ACCOUNT) {
-      throw new VerityError('unprocessable', `an account can have at most ${MAX_KEYS_PER_ACCOUNT} active keys`);
+      throw new VerityError(
+        'unprocessable',
+        `an account can have at most ${MAX_KEYS_PER_ACCOUNT} active keys`,
+      );
     }
     const minted = mintApiKey();
     const row = await manager.getRepository(ApiKeyEntity).save(
@@ -118,7 +133,11 @@ export class ApiKeysService {
     this.cache.clear();
   }
 
-  private async findLive(manager: EntityManager, accountId: string, keyId: string): Promise<ApiKeyEntity> {
+  private async findLive(
+    manager: EntityManager,
+    accountId: string,
+    keyId: string,
+  ): Promise<ApiKeyEntity> {
     const row = await manager.getRepository(ApiKeyEntity).findOne({
       where: { id: keyId, accountId, revokedAt: IsNull() },
       lock: { mode: 'pessimistic_write' },

@@ -31,7 +31,12 @@ export class CreditsService {
   ) {}
 
   /** Debits `cost` credits or throws `insufficient_credits`. Resolves to the balance after. */
-  debit(accountId: string, cost: number, reason: string, reference: string | null): Promise<number> {
+  debit(
+    accountId: string,
+    cost: number,
+    reason: string,
+    reference: string | null,
+  ): Promise<number> {
     return new Promise((resolve, reject) => {
       const queue = this.pending.get(accountId);
       const item = { delta: -cost, reason, reference, resolve, reject };
@@ -45,17 +50,23 @@ export class CreditsService {
   }
 
   /** Adds credits (grant, top-up or refund). Resolves to the balance after. */
-  async credit(accountId: string, amount: number, reason: string, reference: string | null): Promise<number> {
+  async credit(
+    accountId: string,
+    amount: number,
+    reason: string,
+    reference: string | null,
+  ): Promise<number> {
     const outcomes = await this.transact(accountId, [{ delta: amount, reason, reference }]);
     return outcomes[0]!;
   }
 
   async balance(accountId: string): Promise<number> {
-    const rows = (await this.db.query('SELECT credits_balance FROM accounts WHERE id = $1', [
-      accountId,
-    ])) as { credits_balance: string }[];
+    const rows = await this.db.query<{ credits_balance: string }[]>(
+      'SELECT credits_balance FROM accounts WHERE id = $1',
+      [accountId],
+    );
     if (rows.length === 0) throw new VerityError('not_found', 'account not found');
-    return Number(rows[0]!.credits_balance);
+    return Number(rows[0].credits_balance);
   }
 
   /** The error a caller gets when its balance cannot pay; points to the console's billing page. */
@@ -76,7 +87,8 @@ export class CreditsService {
       let balance = balanceBefore;
       group.forEach((item, i) => {
         const after = outcomes[i];
-        if (after === null || after === undefined) item.reject(this.insufficient(-item.delta, balance));
+        if (after === null || after === undefined)
+          item.reject(this.insufficient(-item.delta, balance));
         else {
           balance = after;
           item.resolve(after);
@@ -90,7 +102,10 @@ export class CreditsService {
     }
   }
 
-  private async transact(accountId: string, movements: LedgerMovement[]): Promise<(number | null)[]> {
+  private async transact(
+    accountId: string,
+    movements: LedgerMovement[],
+  ): Promise<(number | null)[]> {
     return (await this.transactWithBalance(accountId, movements)).outcomes;
   }
 

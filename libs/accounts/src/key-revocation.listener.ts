@@ -4,8 +4,6 @@ import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { ApiKeysService, KEY_REVOCATION_CHANNEL } from './api-keys.service';
 
-
-
 /**
  * Listens on Postgres NOTIFY for rotated and deleted keys, so that every API instance on the
  * database drops a dead key from its cache as soon as the change commits.
@@ -33,7 +31,9 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: (this.db.options as PostgresConnectionOptions).url });
+    const client = new Client({
+      connectionString: (this.db.options as PostgresConnectionOptions).url,
+    });
     client.on('notification', (msg) => {
       if (msg.channel === KEY_REVOCATION_CHANNEL && msg.payload) this.keys.evictCached(msg.payload);
     });

@@ -23,7 +23,7 @@ export async function applyLedgerMovements(
     [accountId],
   )) as { credits_balance: string }[];
   if (rows.length === 0) throw new Error(`account ${accountId} does not exist`);
-  const balanceBefore = Number(rows[0]!.credits_balance);
+  const balanceBefore = Number(rows[0].credits_balance);
   let balance = balanceBefore;
   const outcomes: (number | null)[] = [];
   const accepted: { delta: number; reason: string; reference: string | null; after: number }[] = [];

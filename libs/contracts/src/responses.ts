@@ -67,7 +67,11 @@ export const verifyResultSchema = z.object({
   phone: phoneResultSchema.optional(),
   ip: ipResultSchema.optional(),
   credits_used: int('Always 3'),
-  fraud_base: z.number().int().optional().describe('Only with ?explain=true: the score before reasons'),
+  fraud_base: z
+    .number()
+    .int()
+    .optional()
+    .describe('Only with ?explain=true: the score before reasons'),
   reasons: z
     .array(fraudReasonSchema)
     .optional()

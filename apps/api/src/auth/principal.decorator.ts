@@ -9,8 +9,10 @@ declare module 'fastify' {
 }
 
 /** The authenticated caller; only valid on routes behind ApiKeyGuard. */
-export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
-  const principal = ctx.switchToHttp().getRequest<FastifyRequest>().principal;
-  if (!principal) throw new Error('CurrentPrincipal used on a route without ApiKeyGuard');
-  return principal;
-});
+export const CurrentPrincipal = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Principal => {
+    const principal = ctx.switchToHttp().getRequest<FastifyRequest>().principal;
+    if (!principal) throw new Error('CurrentPrincipal used on a route without ApiKeyGuard');
+    return principal;
+  },
+);

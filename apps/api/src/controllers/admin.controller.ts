@@ -13,7 +13,6 @@ import { uuidParam } from '../http/uuid-param';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 
-
 /** Operator API, enabled by ADMIN_TOKEN (`Authorization: Bearer <token>`). */
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -32,7 +31,9 @@ export class AdminController {
     errors: [400, 401, 404],
     authenticated: false,
   })
-  create(@Body(new ZodBodyPipe(adminCreateAccountRequest)) body: AdminCreateAccountRequest): Promise<CreatedAccount> {
+  create(
+    @Body(new ZodBodyPipe(adminCreateAccountRequest)) body: AdminCreateAccountRequest,
+  ): Promise<CreatedAccount> {
     return this.accounts.create(body.name, body.credits);
   }
 

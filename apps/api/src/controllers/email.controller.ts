@@ -2,7 +2,12 @@ import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
-import { emailResultSchema, emailValidateRequest, type EmailResult, type EmailValidateRequest } from '@verity/contracts';
+import {
+  emailResultSchema,
+  emailValidateRequest,
+  type EmailResult,
+  type EmailValidateRequest,
+} from '@verity/contracts';
 import { EMAIL_ENGINE, type EmailEnginePort } from '@verity/platform';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
@@ -33,6 +38,8 @@ export class EmailController {
     @Body(new ZodBodyPipe(emailValidateRequest)) body: EmailValidateRequest,
     @Req() request: FastifyRequest,
   ): Promise<EmailResult> {
-    return this.billing.charge(principal, 'email_validate', request.id, () => this.engine.validate(body.email));
+    return this.billing.charge(principal, 'email_validate', request.id, () =>
+      this.engine.validate(body.email),
+    );
   }
 }

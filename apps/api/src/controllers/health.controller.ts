@@ -32,7 +32,7 @@ export class HealthController implements OnModuleInit {
     const report = await this.health.run();
     if (report.status === 'ready') await reply.send(report);
     else {
-      const failing = Object.keys(report.checks).filter((name) => !report.checks[name]!.ok);
+      const failing = Object.keys(report.checks).filter((name) => !report.checks[name].ok);
       const error = { code: 'service_unavailable', message: `not ready: ${failing.join(', ')}` };
       await reply.status(503).send({ error, ...report });
     }
@@ -42,7 +42,11 @@ export class HealthController implements OnModuleInit {
   @Header('Cache-Control', 'no-store')
   async scrape(@Res() reply: FastifyReply): Promise<void> {
     if (!this.metrics) {
-      await reply.status(404).send({ error: { code: 'not_found', message: 'metrics are disabled (METRICS_ENABLED=false)' } });
+      await reply
+        .status(404)
+        .send({
+          error: { code: 'not_found', message: 'metrics are disabled (METRICS_ENABLED=false)' },
+        });
       return;
     }
     await reply.type(this.metrics.registry.contentType).send(await this.metrics.registry.metrics());

@@ -2,7 +2,12 @@ import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
-import { ipIntelRequest, ipResultSchema, type IpIntelRequest, type IpResult } from '@verity/contracts';
+import {
+  ipIntelRequest,
+  ipResultSchema,
+  type IpIntelRequest,
+  type IpResult,
+} from '@verity/contracts';
 import { IP_ENGINE, type IpEnginePort } from '@verity/platform';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
@@ -33,6 +38,8 @@ export class IpController {
     @Body(new ZodBodyPipe(ipIntelRequest)) body: IpIntelRequest,
     @Req() request: FastifyRequest,
   ): Promise<IpResult> {
-    return this.billing.charge(principal, 'ip_intel', request.id, () => this.engine.lookup(body.ip.trim()));
+    return this.billing.charge(principal, 'ip_intel', request.id, () =>
+      this.engine.lookup(body.ip.trim()),
+    );
   }
 }

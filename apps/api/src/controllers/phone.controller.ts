@@ -2,7 +2,12 @@ import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
-import { phoneResultSchema, phoneValidateRequest, type PhoneResult, type PhoneValidateRequest } from '@verity/contracts';
+import {
+  phoneResultSchema,
+  phoneValidateRequest,
+  type PhoneResult,
+  type PhoneValidateRequest,
+} from '@verity/contracts';
 import { PHONE_ENGINE, type PhoneEnginePort } from '@verity/platform';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
@@ -35,7 +40,11 @@ export class PhoneController {
   ): Promise<PhoneResult> {
     const operation = body.hlr === true ? 'phone_validate_hlr' : 'phone_validate';
     return this.billing.charge(principal, operation, request.id, () =>
-      this.engine.validate({ phone: body.phone, country_hint: body.country_hint?.toUpperCase(), hlr: body.hlr === true }),
+      this.engine.validate({
+        phone: body.phone,
+        country_hint: body.country_hint?.toUpperCase(),
+        hlr: body.hlr === true,
+      }),
     );
   }
 }

@@ -17,7 +17,11 @@ export class PingController {
   ) {}
 
   @Get('ping')
-  @ApiDoc({ summary: 'Check a key: its account, its name and the credits remaining (free)', ok: pingResponseSchema, errors: [401, 429] })
+  @ApiDoc({
+    summary: 'Check a key: its account, its name and the credits remaining (free)',
+    ok: pingResponseSchema,
+    errors: [401, 429],
+  })
   async ping(@CurrentPrincipal() principal: Principal) {
     const [name, balance] = await Promise.all([
       this.accounts.name(principal.accountId),

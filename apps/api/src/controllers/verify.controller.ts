@@ -47,7 +47,11 @@ export class VerifyController {
     ok: verifyResultSchema,
     errors: [400, 401, 402, 422, 429, 503],
   })
-  @ApiQuery({ name: 'explain', required: false, description: 'true adds `reasons` with each contribution' })
+  @ApiQuery({
+    name: 'explain',
+    required: false,
+    description: 'true adds `reasons` with each contribution',
+  })
   verify(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodBodyPipe(verifyRequest)) body: VerifyRequest,
@@ -58,7 +62,9 @@ export class VerifyController {
       const ip = body.ip === undefined ? undefined : this.ip.lookup(body.ip.trim());
       const [email, phone] = await Promise.all([
         body.email === undefined ? undefined : this.email.validate(body.email),
-        body.phone === undefined ? undefined : this.phone.validate({ phone: body.phone, hlr: false }),
+        body.phone === undefined
+          ? undefined
+          : this.phone.validate({ phone: body.phone, hlr: false }),
       ]);
       const score = scoreFraud({ email, phone, ip });
       return {

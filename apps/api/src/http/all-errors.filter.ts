@@ -19,7 +19,10 @@ export class AllErrorsFilter implements ExceptionFilter {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
   const mapped = mapError(error);
   if (mapped.internal) {
-    request.log.error({ err: error }, `internal error on ${request.method} ${request.routeOptions?.url ?? request.url}`);
+    request.log.error(
+      { err: error },
+      `internal error on ${request.method} ${request.routeOptions?.url ?? request.url}`,
+    );
   }
   const message = mapped.internal ? `internal error (request id ${request.id})` : mapped.message;
   void reply

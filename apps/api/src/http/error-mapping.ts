@@ -16,17 +16,33 @@ interface FastifyLikeError {
 }
 
 // Fastify's own errors (body parsing, limits) carry a FST_* code; map each to the spec's codes.
-const FASTIFY_CODES: Record<string, { code: ErrorCode; message: (e: FastifyLikeError) => string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'validation_error', message: () => 'request body is not valid JSON' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'validation_error', message: () => 'request body is empty; send a JSON object' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    code: 'validation_error',
-    message: () => 'unsupported Content-Type; send application/json',
-  },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'validation_error', message: () => 'Content-Length does not match the body' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: () => 'request body is too large' },
-  FST_REQ_FILE_TOO_LARGE: { code: 'payload_too_large', message: () => 'uploaded file is too large' },
-};
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message: (e: FastifyLikeError) => string }> =
+  {
+    FST_ERR_CTP_INVALID_JSON_BODY: {
+      code: 'validation_error',
+      message: () => 'request body is not valid JSON',
+    },
+    FST_ERR_CTP_EMPTY_JSON_BODY: {
+      code: 'validation_error',
+      message: () => 'request body is empty; send a JSON object',
+    },
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+      code: 'validation_error',
+      message: () => 'unsupported Content-Type; send application/json',
+    },
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+      code: 'validation_error',
+      message: () => 'Content-Length does not match the body',
+    },
+    FST_ERR_CTP_BODY_TOO_LARGE: {
+      code: 'payload_too_large',
+      message: () => 'request body is too large',
+    },
+    FST_REQ_FILE_TOO_LARGE: {
+      code: 'payload_too_large',
+      message: () => 'uploaded file is too large',
+    },
+  };
 
 const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   400: 'validation_error',
@@ -55,11 +71,16 @@ export function mapError(error: unknown): MappedError {
   }
   const fastify = error as FastifyLikeError;
   if (typeof fastify?.code === 'string' && FASTIFY_CODES[fastify.code]) {
-    const m = FASTIFY_CODES[fastify.code]!;
+    const m = FASTIFY_CODES[fastify.code];
     return { code: m.code, message: m.message(fastify), headers: {}, internal: false };
   }
   if (error instanceof SyntaxError && /JSON/.test(error.message)) {
-    return { code: 'validation_error', message: 'request body is not valid JSON', headers: {}, internal: false };
+    return {
+      code: 'validation_error',
+      message: 'request body is not valid JSON',
+      headers: {},
+      internal: false,
+    };
   }
   if (error instanceof HttpException) {
     // Nest wraps Fastify's body-parser errors in HttpException, keeping status and message.
@@ -69,7 +90,7 @@ export function mapError(error: unknown): MappedError {
     if (code) return { code, message, headers: {}, internal: false };
   }
   if (typeof fastify?.statusCode === 'number' && HTTP_STATUS_CODES[fastify.statusCode]) {
-    const code = HTTP_STATUS_CODES[fastify.statusCode]!;
+    const code = HTTP_STATUS_CODES[fastify.statusCode];
     return { code, message: fastify.message ?? code, headers: {}, internal: false };
   }
   return { code: 'internal_error', message: 'internal error', headers: {}, internal: true };

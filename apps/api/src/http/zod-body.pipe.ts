@@ -12,14 +12,16 @@ export class ZodBodyPipe<S extends z.ZodType> implements PipeTransform<unknown, 
     }
     const parsed = this.schema.safeParse(value, { reportInput: true });
     if (parsed.success) return parsed.data;
-    throw new VerityError('validation_error', describeIssue(parsed.error.issues[0]!));
+    throw new VerityError('validation_error', describeIssue(parsed.error.issues[0]));
   }
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.map(String).join('.');
   if (issue.code === 'invalid_type') {
-    return issue.input === undefined ? `${field} is required` : `${field} must be a ${issue.expected}`;
+    return issue.input === undefined
+      ? `${field} is required`
+      : `${field} must be a ${issue.expected}`;
   }
   return field ? `${field} ${issue.message}` : issue.message;
 }

@@ -9,7 +9,11 @@ export function registerHttpMetrics(fastify: FastifyInstance, metrics: VerityMet
   fastify.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     metrics.recordHttpRequest(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(status) },
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(status),
+      },
       reply.elapsedTime / 1000,
     );
     if (status === 402) metrics.httpRejections.inc({ reason: 'insufficient_credits' });

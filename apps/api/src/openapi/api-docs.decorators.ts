@@ -30,7 +30,11 @@ export function ApiDoc(options: DocOptions): MethodDecorator {
     ApiOperation({ summary: options.summary }),
     ApiResponse({ status: options.okStatus ?? 200, schema: openApiSchema(options.ok) }),
     ...options.errors.map((status) =>
-      ApiResponse({ status, description: ERROR_STATUSES[status] ?? String(status), schema: openApiSchema(errorSchema) }),
+      ApiResponse({
+        status,
+        description: ERROR_STATUSES[status] ?? String(status),
+        schema: openApiSchema(errorSchema),
+      }),
     ),
   ];
   if (options.body) decorators.push(ApiBody({ schema: openApiSchema(options.body, 'input') }));

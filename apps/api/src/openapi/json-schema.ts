@@ -6,6 +6,9 @@ export type OpenApiSchema = ApiResponseSchemaHost['schema'];
 
 /** The OpenAPI 3.0 schema of a zod schema: request bodies as input, responses as output. */
 export function openApiSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): OpenApiSchema {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'openapi-3.0', io }) as Record<string, unknown>;
-  return rest as OpenApiSchema;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    target: 'openapi-3.0',
+    io,
+  }) as Record<string, unknown>;
+  return rest;
 }

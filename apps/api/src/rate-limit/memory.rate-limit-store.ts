@@ -1,4 +1,9 @@
-import { decide, type BucketPolicy, type RateLimitDecision, type RateLimitStore } from './rate-limit.store';
+import {
+  decide,
+  type BucketPolicy,
+  type RateLimitDecision,
+  type RateLimitStore,
+} from './rate-limit.store';
 
 interface Bucket {
   tokens: number;
@@ -20,7 +25,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const now = this.now();
     const bucket = this.buckets.get(key);
     const refilled = bucket
-      ? Math.min(this.policy.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.policy.ratePerSecond)
+      ? Math.min(
+          this.policy.burst,
+          bucket.tokens + ((now - bucket.at) / 1000) * this.policy.ratePerSecond,
+        )
       : this.policy.burst;
     const { tokensAfter, decision } = decide(this.policy, refilled);
     if (!bucket && this.buckets.size >= MAX_BUCKETS) this.sweep(now);
@@ -35,6 +43,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** Drops buckets that have refilled completely: forgetting them changes nothing. */
   private sweep(now: number): void {
     const fullAfterMs = (this.policy.burst / this.policy.ratePerSecond) * 1000;
-    for (const [key, bucket] of this.buckets) if (now - bucket.at >= fullAfterMs) this.buckets.delete(key);
+    for (const [key, bucket] of this.buckets)
+      if (now - bucket.at >= fullAfterMs) this.buckets.delete(key);
   }
 }

@@ -33,7 +33,9 @@ export function decide(
       allowed,
       remaining: Math.floor(tokensAfter),
       resetSeconds: Math.ceil((policy.burst - tokensAfter) / policy.ratePerSecond),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokensAfter) / policy.ratePerSecond)),
+      retryAfterSeconds: allowed
+        ? 0
+        : Math.max(1, Math.ceil((1 - tokensAfter) / policy.ratePerSecond)),
     },
   };
 }

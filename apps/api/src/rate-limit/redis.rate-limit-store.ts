@@ -39,7 +39,9 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async take(key: string): Promise<RateLimitDecision> {
-    const take = (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<TakeResult>>)['verityTakeToken']!;
+    const take = (
+      this.redis as unknown as Record<string, (...a: unknown[]) => Promise<TakeResult>>
+    )['verityTakeToken'];
     const [allowed, tokensText] = await take.call(
       this.redis,
       this.prefix + key,
@@ -51,7 +53,8 @@ export class RedisRateLimitStore implements RateLimitStore {
       allowed: allowed === 1,
       remaining: Math.floor(tokens),
       resetSeconds: Math.ceil((this.policy.burst - tokens) / this.policy.ratePerSecond),
-      retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / this.policy.ratePerSecond)),
+      retryAfterSeconds:
+        allowed === 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / this.policy.ratePerSecond)),
     };
   }
 

@@ -9,23 +9,39 @@ import { UsageError } from './usage.error';
 /** `verity accounts create --name N --credits C [--json]`: the admin API from a shell. */
 export async function accountsCommand(config: AppConfig, argv: string[]): Promise<void> {
   const [action, ...rest] = argv;
-  if (action !== 'create') throw new UsageError('usage: verity accounts create --name NAME --credits N [--json]');
+  if (action !== 'create')
+    throw new UsageError('usage: verity accounts create --name NAME --credits N [--json]');
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, credits: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      name: { type: 'string' },
+      credits: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
     strict: true,
   });
   const name = values.name?.trim();
   const credits = Number(values.credits ?? '0');
   if (!name) throw new UsageError('--name is required');
-  if (!Number.isSafeInteger(credits) || credits < 0) throw new UsageError('--credits must be a non-negative integer');
+  if (!Number.isSafeInteger(credits) || credits < 0)
+    throw new UsageError('--credits must be a non-negative integer');
 
-  const logger = createLogger({ LOG_LEVEL: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }, 'verity-cli');
+  const logger = createLogger(
+    { LOG_LEVEL: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL },
+    'verity-cli',
+  );
   const database = await openDatabaseRuntime(config, logger);
   try {
-    @Module({ imports: [CoreModule.forRoot({ config, dataSource: database.dataSource, metrics: null }), AccountsModule] })
+    @Module({
+      imports: [
+        CoreModule.forRoot({ config, dataSource: database.dataSource, metrics: null }),
+        AccountsModule,
+      ],
+    })
     class CliModule {}
-    const ctx = await NestFactory.createApplicationContext(CliModule, { logger: new PinoNestLogger(logger) });
+    const ctx = await NestFactory.createApplicationContext(CliModule, {
+      logger: new PinoNestLogger(logger),
+    });
     try {
       const created = await ctx.get(AccountsService).create(name, credits);
       process.stdout.write(

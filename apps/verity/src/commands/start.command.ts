@@ -10,7 +10,10 @@ import { createApiApp } from '../../../api/src/create-api-app';
  * embedded defaults unless configuration points at real engines. Prints where it listens and,
  * on the first start, the dev account's API key.
  */
-export async function startCommand(config: AppConfig, modules: (Type | DynamicModule)[] = []): Promise<void> {
+export async function startCommand(
+  config: AppConfig,
+  modules: (Type | DynamicModule)[] = [],
+): Promise<void> {
   const logger = createLogger(config, 'verity');
   const database = await openDatabaseRuntime(config, logger);
   const metrics = config.METRICS_ENABLED ? createMetrics({ defaults: true }) : null;
@@ -53,7 +56,10 @@ export async function startCommand(config: AppConfig, modules: (Type | DynamicMo
 }
 
 /** Creates the dev account on a database without accounts; returns its key value, else null. */
-async function ensureDevAccount(accounts: AccountsService, credits: number): Promise<string | null> {
+async function ensureDevAccount(
+  accounts: AccountsService,
+  credits: number,
+): Promise<string | null> {
   if ((await accounts.count()) > 0) return null;
   const created = await accounts.create('dev', credits);
   return created.api_key;

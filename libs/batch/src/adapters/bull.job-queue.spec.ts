@@ -25,7 +25,7 @@ describe('BullJobQueue', { skip: redis.skip }, () => {
     const id = await first.add(name, { n: 1 }, { jobId: 'stalled-1' });
     assert.equal(await picked.promise, id);
     await doomed.pause(true, true); // stop fetching without waiting for the hung job
-    for (const c of [doomed.client, doomed.eclient, doomed.bclient]) c.disconnect();
+    for (const c of doomed.clients) c.disconnect();
 
     const second = new BullJobQueue({ redisUrl, prefix, settings });
     const rerun: { id: string; payload: unknown }[] = [];

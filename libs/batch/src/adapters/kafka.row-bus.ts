@@ -275,7 +275,10 @@ export class KafkaRowBus implements RowBus {
       });
       await producer.connect();
       return producer;
-    })();
+    })().catch((err: unknown) => {
+      this.producer = undefined; // let the next call try again
+      throw err;
+    });
     return this.producer;
   }
 
@@ -284,7 +287,10 @@ export class KafkaRowBus implements RowBus {
       const admin = this.kafka.admin();
       await admin.connect();
       return admin;
-    })();
+    })().catch((err: unknown) => {
+      this.admin = undefined;
+      throw err;
+    });
     return this.admin;
   }
 }

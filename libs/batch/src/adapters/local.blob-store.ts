@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { access, mkdir, open, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -36,11 +35,19 @@ export class LocalBlobStore implements BlobStore {
     const dest = this.pathOf(key);
     const tmp = join(this.root, PARTIAL_DIR, `${randomUUID()}.tmp`);
     await mkdir(dirname(tmp), { recursive: true });
+    // Open before streaming: with a lazily opened stream, a body failing early could let the
+    // open land after our clean-up and leave a stray temp file.
+    const file = await open(tmp, 'wx');
     try {
-      if (Buffer.isBuffer(body)) await writeFile(tmp, body);
-      else await pipeline(body, createWriteStream(tmp));
+      if (Buffer.isBuffer(body)) {
+        await file.writeFile(body);
+        await file.close();
+      } else {
+        await pipeline(body, file.createWriteStream()); // closes the handle when done or failed
+      }
       await this.moveIntoPlace(tmp, dest);
     } catch (err) {
+      await file.close().catch(() => undefined);
       await rm(tmp, { force: true });
       throw err;
     }

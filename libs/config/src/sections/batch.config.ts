@@ -24,6 +24,20 @@ export const batchSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: envBool(false),
   WEBHOOK_TIMEOUT_MS: envInt(10_000),
   WEBHOOK_MAX_ATTEMPTS: envInt(8),
+  /** Base of the webhook retry backoff (Bull exponential): 30 s, 1 min, 2 min, ... */
+  WEBHOOK_RETRY_BASE_MS: envInt(30_000),
+  /** Queued or processing jobs one account may have at once; more is 429 rate_limited. */
+  BATCH_MAX_ACTIVE_JOBS: envInt(10),
+  /** Deliveries of one chunk that fail before the chunk (and its job) is failed. */
+  BATCH_CHUNK_MAX_ATTEMPTS: envInt(5),
+  /** Rows of one email chunk validated at once (DNS lookups in flight per chunk). */
+  BATCH_EMAIL_CONCURRENCY: envInt(64),
+  /** Chunk messages a scorer process handles at once (partitions in parallel). */
+  BATCH_SCORER_CONCURRENCY: envInt(2),
+  /** How often ingest re-enqueues jobs that look abandoned (queued, or processing without progress). */
+  BATCH_RECOVERY_INTERVAL_MS: envInt(30_000),
+  /** A processing job without progress for this long is split again (idempotent). */
+  BATCH_STALL_MS: envInt(300_000),
 });
 
 type BatchConfig = z.infer<typeof batchSchema> & { REDIS_URL?: string };

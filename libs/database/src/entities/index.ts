@@ -1,6 +1,23 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
+import { BatchJobEntity } from './batch-job.entity';
+import { BatchChunkEntity } from './batch-chunk.entity';
+import { SettingEntity } from './setting.entity';
 
-export { AccountEntity, ApiKeyEntity, LedgerEntryEntity };
-export const ENTITIES = [AccountEntity, ApiKeyEntity, LedgerEntryEntity];
+export {
+  AccountEntity,
+  ApiKeyEntity,
+  LedgerEntryEntity,
+  BatchJobEntity,
+  BatchChunkEntity,
+  SettingEntity,
+};
+export const ENTITIES = [
+  AccountEntity,
+  ApiKeyEntity,
+  LedgerEntryEntity,
+  BatchJobEntity,
+  BatchChunkEntity,
+  SettingEntity,
+];

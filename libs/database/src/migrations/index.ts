@@ -1,4 +1,5 @@
 import { AccountsKeysLedger1732262400000 } from './1732262400000-accounts-keys-ledger';
+import { BatchJobs1732348800000 } from './1732348800000-batch-jobs';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
-export const MIGRATIONS = [AccountsKeysLedger1732262400000];
+export const MIGRATIONS = [AccountsKeysLedger1732262400000, BatchJobs1732348800000];

@@ -34,11 +34,17 @@ export class HealthRegistry {
 async function withTimeout(check: () => Promise<CheckResult>): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<CheckResult>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, detail: `no answer within ${CHECK_TIMEOUT_MS} ms` }), CHECK_TIMEOUT_MS);
+    timer = setTimeout(
+      () => resolve({ ok: false, detail: `no answer within ${CHECK_TIMEOUT_MS} ms` }),
+      CHECK_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([
-      check().catch((error: unknown) => ({ ok: false, detail: error instanceof Error ? error.message : String(error) })),
+      check().catch((error: unknown) => ({
+        ok: false,
+        detail: error instanceof Error ? error.message : String(error),
+      })),
       timeout,
     ]);
   } finally {

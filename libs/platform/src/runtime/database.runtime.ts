@@ -25,7 +25,10 @@ async function external(url: string, poolSize: number): Promise<DatabaseRuntime>
  * the one a running `verity start` published, or a server started here. Migrations run
  * either way.
  */
-export async function openDatabaseRuntime(config: AppConfig, logger: Logger): Promise<DatabaseRuntime> {
+export async function openDatabaseRuntime(
+  config: AppConfig,
+  logger: Logger,
+): Promise<DatabaseRuntime> {
   if (config.DATABASE_URL) return external(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const published = await readFile(urlFile(config.VERITY_HOME), 'utf8').catch(() => null);
   if (published) {

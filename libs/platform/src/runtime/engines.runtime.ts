@@ -24,13 +24,23 @@ function hlrOutcomeLabel(outcome: HlrCallOutcome): HlrOutcome {
     case 'timeout':
     case 'not_configured':
       return outcome;
-    default:
+    case 'network_error':
+    case 'redirect':
+    case 'auth_failed':
+    case 'http_error':
+    case 'bad_response':
+    case 'lookup_failed':
+    case 'closed':
+    case 'error':
       return 'error';
   }
 }
 
 /** Builds the email, phone and IP engines from configuration and wires their events to metrics. */
-export async function buildEngines(config: AppConfig, metrics: VerityMetrics | null): Promise<EnginesRuntime> {
+export async function buildEngines(
+  config: AppConfig,
+  metrics: VerityMetrics | null,
+): Promise<EnginesRuntime> {
   const email = buildEmailEngine(
     config,
     metrics
@@ -43,7 +53,9 @@ export async function buildEngines(config: AppConfig, metrics: VerityMetrics | n
   );
   const phone = buildPhoneEngine(
     config,
-    metrics ? { onHlrCall: (outcome) => metrics.hlrRequests.inc({ outcome: hlrOutcomeLabel(outcome) }) } : undefined,
+    metrics
+      ? { onHlrCall: (outcome) => metrics.hlrRequests.inc({ outcome: hlrOutcomeLabel(outcome) }) }
+      : undefined,
   );
   const ipData = await buildIpEngine(config);
   metrics?.setDataAgeSource(() =>

@@ -1,13 +1,34 @@
 import { isIP } from 'node:net';
 
-/** A parsed address: IPv4 as an unsigned 32-bit number, IPv6 as a 128-bit bigint. */
+/** An IPv6 address as four big-endian 32-bit words (w[0] holds the top 32 bits). */
+export type Ipv6Words = readonly [number, number, number, number];
+
+/**
+ * A parsed address: IPv4 as an unsigned 32-bit number; IPv6 as four 32-bit words (what the
+ * range tables and the MMDB tree walk use) and, on demand, as a 128-bit bigint.
+ */
 export type ParsedIp =
   | { readonly version: 4; readonly v4: number; readonly text: string }
-  | { readonly version: 6; readonly v6: bigint; readonly text: string };
+  | {
+      readonly version: 6;
+      readonly v6: bigint;
+      readonly words: Ipv6Words;
+      readonly text: string;
+    };
 
-const V4_MAPPED_HIGH = 0xffffn;
+/** IPv6 result of parseIp; the bigint is built only when someone reads `v6`. */
+class ParsedIpv6 {
+  readonly version = 6 as const;
+  constructor(
+    readonly words: Ipv6Words,
+    readonly text: string,
+  ) {}
+  get v6(): bigint {
+    return wordsToBigInt(this.words);
+  }
+}
 
-/** Dotted quad to uint32; the caller has already checked the syntax with net.isIP. */
+/** Dotted quad to uint32; the caller has already checked the syntax (see parseIpv4). */
 export function ipv4ToInt(text: string): number {
   let value = 0;
   let octet = 0;
@@ -23,35 +44,115 @@ export function ipv4ToInt(text: string): number {
   return value * 256 + octet;
 }
 
+/**
+ * Strict dotted quad to uint32, or -1. Accepts exactly what net.isIP accepts for IPv4: four
+ * decimal octets 0–255 without leading zeros. One pass, no regex, no allocation.
+ */
+export function parseIpv4(text: string): number {
+  const n = text.length;
+  if (n < 7 || n > 15) return -1;
+  let value = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || dots === 3) return -1;
+      value = value * 256 + octet;
+      octet = 0;
+      digits = 0;
+      dots++;
+    } else if (c >= 48 && c <= 57) {
+      if (digits > 0 && octet === 0) return -1; // leading zero
+      octet = octet * 10 + (c - 48);
+      if (octet > 255) return -1;
+      digits++;
+    } else {
+      return -1;
+    }
+  }
+  if (digits === 0 || dots !== 3) return -1;
+  return value * 256 + octet;
+}
+
 /** uint32 to dotted quad. */
 export function intToIpv4(value: number): string {
   return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
 }
 
+/**
+ * A syntactically valid IPv6 text (checked by net.isIP) to four 32-bit words; handles `::`,
+ * an embedded IPv4 tail (RFC 4291 §2.2 form 3) and a zone suffix, which is ignored.
+ */
+export function ipv6ToWords(text: string): [number, number, number, number] {
+  const zone = text.indexOf('%');
+  const end = zone >= 0 ? zone : text.length;
+  const groups = [0, 0, 0, 0, 0, 0, 0, 0];
+  let count = 0;
+  let gapAt = -1;
+  let group = 0;
+  let digits = 0;
+  let i = 0;
+  if (text.charCodeAt(0) === 58 && text.charCodeAt(1) === 58) {
+    gapAt = 0;
+    i = 2;
+  }
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 58) {
+      groups[count++] = group;
+      group = 0;
+      digits = 0;
+      if (text.charCodeAt(i + 1) === 58) {
+        gapAt = count;
+        i++;
+      }
+    } else if (c === 46) {
+      // Embedded IPv4 tail: the digits since the last ':' start it.
+      const tailStart = text.lastIndexOf(':', i) + 1;
+      const v4 = ipv4ToInt(text.slice(tailStart, end));
+      groups[count++] = v4 >>> 16;
+      groups[count++] = v4 & 0xffff;
+      digits = -1;
+      break;
+    } else {
+      group = group * 16 + (c <= 57 ? c - 48 : (c | 32) - 87);
+      digits++;
+    }
+  }
+  if (digits > 0) groups[count++] = group;
+  if (gapAt >= 0 && count < 8) {
+    const shift = 8 - count;
+    for (let k = count - 1; k >= gapAt; k--) groups[k + shift] = groups[k];
+    for (let k = gapAt; k < gapAt + shift; k++) groups[k] = 0;
+  }
+  return [
+    groups[0] * 65536 + groups[1],
+    groups[2] * 65536 + groups[3],
+    groups[4] * 65536 + groups[5],
+    groups[6] * 65536 + groups[7],
+  ];
+}
+
+/** Four 32-bit words to the 128-bit value. */
+export function wordsToBigInt(w: Ipv6Words): bigint {
+  return (BigInt(w[0]) << 96n) | (BigInt(w[1]) << 64n) | (BigInt(w[2]) << 32n) | BigInt(w[3]);
+}
+
+/** 128-bit value to four 32-bit words. */
+export function bigIntToWords(v: bigint): [number, number, number, number] {
+  return [
+    Number((v >> 96n) & 0xffffffffn),
+    Number((v >> 64n) & 0xffffffffn),
+    Number((v >> 32n) & 0xffffffffn),
+    Number(v & 0xffffffffn),
+  ];
+}
+
 /** A syntactically valid IPv6 text to its 128-bit value (handles `::` and an embedded IPv4 tail). */
 export function ipv6ToBigInt(text: string): bigint {
-  const zone = text.indexOf('%');
-  let s = zone >= 0 ? text.slice(0, zone) : text;
-  const lastColon = s.lastIndexOf(':');
-  if (s.indexOf('.', lastColon) >= 0) {
-    // Embedded IPv4 tail (RFC 4291 §2.2 form 3): rewrite it as two hex groups.
-    const v4 = ipv4ToInt(s.slice(lastColon + 1));
-    s = `${s.slice(0, lastColon + 1)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
-  }
-  const gap = s.indexOf('::');
-  const parseGroups = (part: string): number[] =>
-    part === '' ? [] : part.split(':').map((g) => parseInt(g, 16));
-  let groups: number[];
-  if (gap < 0) {
-    groups = parseGroups(s);
-  } else {
-    const head = parseGroups(s.slice(0, gap));
-    const rest = parseGroups(s.slice(gap + 2));
-    groups = [...head, ...Array<number>(8 - head.length - rest.length).fill(0), ...rest];
-  }
-  let value = 0n;
-  for (const g of groups) value = (value << 16n) | BigInt(g);
-  return value;
+  return wordsToBigInt(ipv6ToWords(text));
 }
 
 /** 128-bit value to the canonical compressed text form (RFC 5952). */
@@ -78,6 +179,10 @@ export function bigIntToIpv6(value: bigint): string {
   return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLen).join(':')}`;
 }
 
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c > 0x1fff;
+}
+
 /**
  * Parses user input. IPv4-mapped (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2) and the deprecated
  * IPv4-compatible (`::a.b.c.d`, §2.5.5.1) IPv6 forms are folded to IPv4, as MMDB files do
@@ -86,16 +191,20 @@ export function bigIntToIpv6(value: bigint): string {
  * Returns null when the text is not an IP address.
  */
 export function parseIp(input: string): ParsedIp | null {
-  const text = input.trim();
-  const version = isIP(text);
-  if (version === 4) return { version: 4, v4: ipv4ToInt(text), text };
-  if (version !== 6) return null;
-  const v6 = ipv6ToBigInt(text);
-  const high = v6 >> 32n;
-  if (high === V4_MAPPED_HIGH || high === 0n) {
-    const v4 = Number(v6 & 0xffffffffn);
-    return { version: 4, v4, text: intToIpv4(v4) };
+  // Trim only when needed: the common case is clean input and String#trim would copy it.
+  const n = input.length;
+  const text =
+    n > 0 && (isSpace(input.charCodeAt(0)) || isSpace(input.charCodeAt(n - 1)))
+      ? input.trim()
+      : input;
+  const v4 = parseIpv4(text);
+  if (v4 >= 0) return { version: 4, v4, text };
+  if (text.indexOf(':') < 0 || isIP(text) !== 6) return null;
+  const w = ipv6ToWords(text);
+  if (w[0] === 0 && w[1] === 0 && (w[2] === 0xffff || w[2] === 0)) {
+    const folded = w[3];
+    return { version: 4, v4: folded, text: intToIpv4(folded) };
   }
   const zone = text.indexOf('%');
-  return { version: 6, v6, text: zone >= 0 ? text.slice(0, zone) : text };
+  return new ParsedIpv6(w, zone >= 0 ? text.slice(0, zone) : text);
 }

@@ -1,5 +1,11 @@
 import { isIP } from 'node:net';
-import { ipv4ToInt, ipv6ToBigInt, type ParsedIp } from './ip-address';
+import {
+  bigIntToWords,
+  ipv4ToInt,
+  ipv6ToBigInt,
+  type Ipv6Words,
+  type ParsedIp,
+} from './ip-address';
 
 /** An inclusive address range of one family. */
 export type IpRange =
@@ -50,8 +56,8 @@ export function parseBounds(first: string, last: string): IpRange | null {
   return start <= end ? { version: 6, start, end } : null;
 }
 
-/** Index of the last element of `starts` that is <= value, or -1. */
-function floorIndex<T extends number | bigint>(starts: ArrayLike<T>, value: T): number {
+/** Index of the last start <= value in a sorted Uint32Array, or -1. */
+export function floorIndexV4(starts: Uint32Array, value: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   let found = -1;
@@ -67,16 +73,47 @@ function floorIndex<T extends number | bigint>(starts: ArrayLike<T>, value: T): 
   return found;
 }
 
+/** Compares the 128-bit entry at `i` (4 words from i*4) of `arr` with `w`: <0, 0 or >0. */
+export function compareV6(arr: Uint32Array, i: number, w: Ipv6Words): number {
+  const o = i * 4;
+  return arr[o] - w[0] || arr[o + 1] - w[1] || arr[o + 2] - w[2] || arr[o + 3] - w[3];
+}
+
+/** Index of the last 128-bit start <= w in a sorted stride-4 Uint32Array, or -1. */
+export function floorIndexV6(starts: Uint32Array, w: Ipv6Words): number {
+  let lo = 0;
+  let hi = (starts.length >>> 2) - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareV6(starts, mid, w) <= 0) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return found;
+}
+
+/** Packs 128-bit values into a stride-4 Uint32Array (big-endian word order). */
+export function packV6(values: readonly bigint[]): Uint32Array {
+  const out = new Uint32Array(values.length * 4);
+  for (let i = 0; i < values.length; i++) out.set(bigIntToWords(values[i]), i * 4);
+  return out;
+}
+
 /**
  * A set of address ranges answering membership by binary search over sorted, merged ranges:
- * O(log n) per lookup, IPv4 in typed arrays (uint32), IPv6 as bigint.
+ * O(log n) per lookup over flat typed arrays (uint32 for IPv4, four uint32 words per IPv6
+ * bound), so a lookup allocates nothing.
  */
 export class IpRangeSet {
   private constructor(
     private readonly v4Starts: Uint32Array,
     private readonly v4Ends: Uint32Array,
-    private readonly v6Starts: readonly bigint[],
-    private readonly v6Ends: readonly bigint[],
+    private readonly v6Starts: Uint32Array,
+    private readonly v6Ends: Uint32Array,
   ) {}
 
   /** Builds the set; overlapping and adjacent ranges are merged. */
@@ -92,26 +129,29 @@ export class IpRangeSet {
     const m4 = merge4(v4);
     const m6 = merge6(v6);
     return new IpRangeSet(
-      Uint32Array.from(m4.map((r) => r[0])),
-      Uint32Array.from(m4.map((r) => r[1])),
-      m6.map((r) => r[0]),
-      m6.map((r) => r[1]),
+      Uint32Array.from(m4, (r) => r[0]),
+      Uint32Array.from(m4, (r) => r[1]),
+      packV6(m6.map((r) => r[0])),
+      packV6(m6.map((r) => r[1])),
     );
   }
 
   /** Number of merged ranges held. */
   get size(): number {
-    return this.v4Starts.length + this.v6Starts.length;
+    return this.v4Starts.length + (this.v6Starts.length >>> 2);
   }
 
   /** True when the address falls in one of the ranges. */
   has(ip: ParsedIp): boolean {
-    if (ip.version === 4) {
-      const i = floorIndex(this.v4Starts, ip.v4);
-      return i >= 0 && ip.v4 <= this.v4Ends[i];
-    }
-    const i = floorIndex(this.v6Starts, ip.v6);
-    return i >= 0 && ip.v6 <= this.v6Ends[i];
+    if (ip.version === 4) return this.hasV4(ip.v4);
+    const i = floorIndexV6(this.v6Starts, ip.words);
+    return i >= 0 && compareV6(this.v6Ends, i, ip.words) >= 0;
+  }
+
+  /** Membership of an IPv4 address given as uint32. */
+  hasV4(v4: number): boolean {
+    const i = floorIndexV4(this.v4Starts, v4);
+    return i >= 0 && v4 <= this.v4Ends[i];
   }
 }
 
@@ -137,15 +177,16 @@ function merge6(sorted: [bigint, bigint][]): [bigint, bigint][] {
 }
 
 /**
- * Non-overlapping ranges each carrying a value (e.g. an ASN record), looked up by binary
- * search. Where ranges overlap, the one with the greatest start at or below the address wins.
+ * Ranges each carrying a value (e.g. an ASN record), looked up by binary search over flat
+ * typed arrays. Where ranges overlap, the one with the greatest start at or below the address
+ * wins (among equal starts, the last given).
  */
 export class IpRangeTable<V> {
   private v4Starts = new Uint32Array(0);
   private v4Ends = new Uint32Array(0);
   private v4Values: V[] = [];
-  private v6Starts: bigint[] = [];
-  private v6Ends: bigint[] = [];
+  private v6Starts = new Uint32Array(0);
+  private v6Ends = new Uint32Array(0);
   private v6Values: V[] = [];
 
   /** Builds from (range, value) pairs in any order. */
@@ -162,24 +203,24 @@ export class IpRangeTable<V> {
     t.v4Starts = Uint32Array.from(v4, (e) => e[0]);
     t.v4Ends = Uint32Array.from(v4, (e) => e[1]);
     t.v4Values = v4.map((e) => e[2]);
-    t.v6Starts = v6.map((e) => e[0]);
-    t.v6Ends = v6.map((e) => e[1]);
+    t.v6Starts = packV6(v6.map((e) => e[0]));
+    t.v6Ends = packV6(v6.map((e) => e[1]));
     t.v6Values = v6.map((e) => e[2]);
     return t;
   }
 
   /** Number of ranges held. */
   get size(): number {
-    return this.v4Starts.length + this.v6Starts.length;
+    return this.v4Starts.length + this.v6Values.length;
   }
 
   /** The value of the range holding the address, or null. */
   get(ip: ParsedIp): V | null {
     if (ip.version === 4) {
-      const i = floorIndex(this.v4Starts, ip.v4);
+      const i = floorIndexV4(this.v4Starts, ip.v4);
       return i >= 0 && ip.v4 <= this.v4Ends[i] ? this.v4Values[i] : null;
     }
-    const i = floorIndex(this.v6Starts, ip.v6);
-    return i >= 0 && ip.v6 <= this.v6Ends[i] ? this.v6Values[i] : null;
+    const i = floorIndexV6(this.v6Starts, ip.words);
+    return i >= 0 && compareV6(this.v6Ends, i, ip.words) >= 0 ? this.v6Values[i] : null;
   }
 }

@@ -43,30 +43,36 @@ export function createIpEngine(deps: IpEngineDeps): IpEngine {
       }
       const g = geo.geo(ip);
       const a = asn.asn(ip);
-      const anon = anonymous ? anonymous.anonymous(ip) : null;
-      const hit = lists.match(ip, a?.asn ?? null);
-      const vpn = (anon?.vpn ?? false) || hit.vpn;
-      const proxy = (anon?.proxy ?? false) || hit.proxy;
-      const tor = (anon?.tor ?? false) || hit.tor;
-      const datacenter = (anon?.datacenter ?? false) || hit.datacenter;
+      const asnNumber = a === null ? null : a.asn;
+      const anon = anonymous === undefined ? null : anonymous.anonymous(ip);
+      const hit = lists.match(ip, asnNumber);
+      let vpn = hit.vpn;
+      let proxy = hit.proxy;
+      let tor = hit.tor;
+      let datacenter = hit.datacenter;
+      let risk: number | null = null;
+      if (anon !== null) {
+        vpn ||= anon.vpn;
+        proxy ||= anon.proxy;
+        tor ||= anon.tor;
+        datacenter ||= anon.datacenter;
+        risk = anon.risk;
+      }
+      // Clean addresses (the common case) skip building the signal record: the score is 0.
+      const flagged = vpn || proxy || tor || datacenter || hit.blocklisted || risk !== null;
       return {
         input,
-        country: g?.country ?? null,
-        city: g?.city ?? null,
-        asn: a?.asn ?? null,
-        asn_org: a?.org ?? null,
+        country: g === null ? null : g.country,
+        city: g === null ? null : g.city,
+        asn: asnNumber,
+        asn_org: a === null ? null : a.org,
         vpn,
         proxy,
         tor,
         datacenter,
-        abuse_score: abuseScore({
-          tor,
-          proxy,
-          vpn,
-          datacenter,
-          blocklisted: hit.blocklisted,
-          risk: anon?.risk ?? null,
-        }),
+        abuse_score: flagged
+          ? abuseScore({ tor, proxy, vpn, datacenter, blocklisted: hit.blocklisted, risk })
+          : 0,
       };
     },
   };

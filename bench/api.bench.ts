@@ -1,0 +1,161 @@
+// `npm run bench:api`: POST /v1/email/validate through the whole Verity API (key auth, token
+// bucket, credit debit on real PostgreSQL, metrics, access log) against a bare Fastify server,
+// both in child processes while this process runs the load generator (autocannon).
+// `node dist/bench/api.bench.js --profile` instead profiles one saturated Verity run with
+// --cpu-prof and prints where the time goes.
+import { readFile, readdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { provisionBenchDatabase } from './support/bench-database';
+import { BENCH_EMAILS } from './support/bench-inputs';
+import { startChildServer, type ChildServer } from './support/child-server';
+import { summariseCpuProfile } from './support/cpu-profile.summary';
+import { formatLoad, runLoad, type LoadResult } from './support/load';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** High enough that the token bucket never refuses during the run; it still runs per request. */
+const RATE_LIMIT = '1000000000';
+const BODIES = BENCH_EMAILS.map((email) => JSON.stringify({ email }));
+
+function verityEnv(databaseUrl: string, metrics: boolean): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'info',
+    METRICS_ENABLED: String(metrics),
+    RATE_LIMIT_PER_SECOND: RATE_LIMIT,
+    RATE_LIMIT_BURST: RATE_LIMIT,
+  };
+}
+
+function verityLoad(server: ChildServer, label: string, durationS: number, overallRate?: number) {
+  return runLoad({
+    label,
+    url: `http://127.0.0.1:${server.port}/v1/email/validate`,
+    connections: CONNECTIONS,
+    durationS,
+    headers: { 'x-api-key': server.apiKey ?? '' },
+    bodies: BODIES,
+    overallRate,
+  });
+}
+
+function bareLoad(server: ChildServer, label: string, durationS: number) {
+  return runLoad({ label, url: `http://127.0.0.1:${server.port}/echo`, connections: CONNECTIONS, durationS, bodies: BODIES });
+}
+
+function check(r: LoadResult): LoadResult {
+  console.log(formatLoad(r));
+  if (r.non2xx + r.errors > 0) throw new Error(`${r.label}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
+  return r;
+}
+
+async function countLogLines(path: string): Promise<string> {
+  const size = (await stat(path)).size;
+  const text = await readFile(path, 'utf8');
+  const lines = text.split('\n').filter((l) => l.includes('"request completed"')).length;
+  return `${lines} access-log lines, ${(size / 1e6).toFixed(1)} MB`;
+}
+
+function header(): void {
+  const model = cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`machine: ${cpus().length} cores (${model}), node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `note: the load generator (autocannon, this process) and the servers (child processes) share these ${cpus().length} cores; ` +
+      `other work on the box shows in the load average above`,
+  );
+  console.log(`load: ${CONNECTIONS} connections, pipelining 1, ${WARMUP_S} s warm-up then ${DURATION_S} s per measurement, bodies rotate over ${BODIES.length} addresses`);
+}
+
+async function profile(databaseUrl: string, logDir: string): Promise<void> {
+  const profDir = join(logDir, 'cpuprofile');
+  const server = await startChildServer({
+    script: 'verity-server.child.js',
+    env: verityEnv(databaseUrl, true),
+    stdoutPath: join(logDir, 'verity-profile.log'),
+    execArgv: ['--cpu-prof', '--cpu-prof-dir', profDir],
+  });
+  try {
+    await verityLoad(server, 'warm-up', WARMUP_S);
+    check(await verityLoad(server, 'verity (metrics on, profiled)', DURATION_S));
+  } finally {
+    await server.stop();
+  }
+  const [file] = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error('no .cpuprofile written');
+  console.log(await summariseCpuProfile(join(profDir, file)));
+  console.log(`\n(profile kept only for this run; copy it out of ${profDir} before the temp dir is removed if needed)`);
+}
+
+async function compare(databaseUrl: string, logDir: string): Promise<void> {
+  const logOn = join(logDir, 'verity-metrics-on.log');
+  const logOff = join(logDir, 'verity-metrics-off.log');
+  console.log(
+    `verity: NODE_ENV=production, LOG_LEVEL=info (pino access log on, one line per request, written to the file ${logOn}), ` +
+      `rate limit ${RATE_LIMIT}/s burst ${RATE_LIMIT} (token bucket still runs on every request, never refuses), ` +
+      `account with 1e9 credits (every call debits 1 credit in PostgreSQL), DNS from a loopback server`,
+  );
+  console.log('bare: Fastify, no logger, POST /echo returns the parsed JSON body');
+  const servers: ChildServer[] = [];
+  try {
+    // Started one after another: the first Verity instance applies the migrations.
+    const bare = await startChildServer({ script: 'bare-server.child.js', env: {}, stdoutPath: '/dev/null' });
+    servers.push(bare);
+    const on = await startChildServer({ script: 'verity-server.child.js', env: verityEnv(databaseUrl, true), stdoutPath: logOn });
+    servers.push(on);
+    const off = await startChildServer({ script: 'verity-server.child.js', env: verityEnv(databaseUrl, false), stdoutPath: logOff });
+    servers.push(off);
+
+    console.log('\n# saturated');
+    await bareLoad(bare, 'warm-up', WARMUP_S);
+    const bareSat = check(await bareLoad(bare, 'bare fastify echo', DURATION_S));
+    await verityLoad(on, 'warm-up', WARMUP_S);
+    const onSat = check(await verityLoad(on, 'verity POST /v1/email/validate (metrics on)', DURATION_S));
+    const ratio = onSat.reqPerSec / bareSat.reqPerSec;
+    console.log(`ratio verity/bare: ${ratio.toFixed(3)} (target >= 0.5) ${ratio >= 0.5 ? 'MET' : 'NOT MET'}`);
+
+    console.log('\n# verity at half its saturating rate');
+    const half = check(await verityLoad(on, 'verity at 50% load (metrics on)', DURATION_S, Math.round(onSat.reqPerSec / 2)));
+    console.log(`p99 at half load: ${half.p99.toFixed(2)} ms (target <= 10 ms) ${half.p99 <= 10 ? 'MET' : 'NOT MET'}`);
+
+    console.log('\n# metrics off vs on (second instance, METRICS_ENABLED=false; saturated; alternated to spread drift)');
+    await verityLoad(off, 'warm-up', WARMUP_S);
+    const offRuns = [check(await verityLoad(off, 'verity (metrics off) run 1', DURATION_S))];
+    const onRuns = [onSat, check(await verityLoad(on, 'verity (metrics on) run 2', DURATION_S))];
+    offRuns.push(check(await verityLoad(off, 'verity (metrics off) run 2', DURATION_S)));
+    const mean = (rs: LoadResult[], f: (r: LoadResult) => number) => rs.reduce((a, r) => a + f(r), 0) / rs.length;
+    const onRps = mean(onRuns, (r) => r.reqPerSec);
+    const offRps = mean(offRuns, (r) => r.reqPerSec);
+    const cost = ((offRps - onRps) / offRps) * 100;
+    console.log(
+      `metrics on ${Math.round(onRps)} req/s (p50 ${mean(onRuns, (r) => r.p50).toFixed(2)} ms, p99 ${mean(onRuns, (r) => r.p99).toFixed(2)} ms) vs ` +
+        `off ${Math.round(offRps)} req/s (p50 ${mean(offRuns, (r) => r.p50).toFixed(2)} ms, p99 ${mean(offRuns, (r) => r.p99).toFixed(2)} ms), means of 2 runs each`,
+    );
+    console.log(`throughput cost of metrics: ${cost.toFixed(1)}% (target < 5%) ${cost < 5 ? 'MET' : 'NOT MET'}`);
+    console.log(`\naccess logs: metrics-on instance ${await countLogLines(logOn)}; metrics-off instance ${await countLogLines(logOff)}`);
+    console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    for (const s of servers.reverse()) await s.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  header();
+  const db = await provisionBenchDatabase();
+  console.log(`database: ${db.description}`);
+  const logDir = await mkdtemp(join(tmpdir(), 'verity-bench-api-'));
+  try {
+    if (process.argv.includes('--profile')) await profile(db.url, logDir);
+    else await compare(db.url, logDir);
+  } finally {
+    await db.drop();
+    if (!process.env.BENCH_KEEP_LOGS) await rm(logDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,62 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { isServerReady, type ServerReady } from './server-protocol';
+
+/** A benchmark server running in its own process. */
+export interface ChildServer {
+  pid: number;
+  port: number;
+  apiKey: string | undefined;
+  stop(): Promise<void>;
+}
+
+export interface ChildServerOptions {
+  /** Compiled file name next to this one, e.g. `verity-server.child.js`. */
+  script: string;
+  env: Record<string, string>;
+  /** Where the child's stdout (the pino log) goes: a file path or /dev/null. */
+  stdoutPath: string;
+  execArgv?: string[];
+  startTimeoutMs?: number;
+}
+
+/** Forks a server child and resolves once it reports its port. */
+export function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
+  const out = openSync(options.stdoutPath, 'a');
+  const child: ChildProcess = fork(join(__dirname, options.script), [], {
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    execArgv: options.execArgv ?? [],
+    stdio: ['ignore', out, 'inherit', 'ipc'],
+  });
+  closeSync(out);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${options.script} did not start within ${options.startTimeoutMs ?? 120_000} ms`));
+    }, options.startTimeoutMs ?? 120_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${options.script} exited with code ${String(code)} before listening`));
+    });
+    child.on('message', (message) => {
+      if (!isServerReady(message)) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      const ready: ServerReady = message;
+      resolve({
+        pid: child.pid ?? -1,
+        port: ready.port,
+        apiKey: ready.apiKey,
+        async stop() {
+          if (child.exitCode !== null) return;
+          child.send({ type: 'stop' });
+          const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          await exited;
+          clearTimeout(killer);
+        },
+      });
+    });
+  });
+}

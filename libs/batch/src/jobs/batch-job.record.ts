@@ -1,0 +1,69 @@
+import type { BatchStatus, BatchType } from '@verity/contracts';
+
+/** A batch job as stored (libs/database migration 1732348800000). */
+export interface BatchJobRecord {
+  id: string;
+  accountId: string;
+  type: BatchType;
+  status: BatchStatus;
+  totalRows: number;
+  processedRows: number;
+  chunkCount: number | null;
+  chunksDone: number;
+  webhookUrl: string | null;
+  baseUrl: string | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  uploadKey: string;
+  resultKey: string | null;
+  refundedRows: number;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The row shape `SELECT * FROM batch_jobs` returns through pg. */
+export interface BatchJobRow {
+  id: string;
+  account_id: string;
+  type: BatchType;
+  status: BatchStatus;
+  total_rows: number;
+  processed_rows: number;
+  chunk_count: number | null;
+  chunks_done: number;
+  webhook_url: string | null;
+  base_url: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  upload_key: string;
+  result_key: string | null;
+  refunded_rows: number;
+  failure_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Maps a database row to a record. */
+export function toRecord(row: BatchJobRow): BatchJobRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    type: row.type,
+    status: row.status,
+    totalRows: Number(row.total_rows),
+    processedRows: Number(row.processed_rows),
+    chunkCount: row.chunk_count === null ? null : Number(row.chunk_count),
+    chunksDone: Number(row.chunks_done),
+    webhookUrl: row.webhook_url,
+    baseUrl: row.base_url,
+    idempotencyKey: row.idempotency_key,
+    requestHash: row.request_hash,
+    uploadKey: row.upload_key,
+    resultKey: row.result_key,
+    refundedRows: Number(row.refunded_rows),
+    failureReason: row.failure_reason,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import type { BatchType } from '@verity/contracts';
+import { toRecord, type BatchJobRecord, type BatchJobRow } from './batch-job.record';
+
+/** What a new job row holds. */
+export interface NewBatchJob {
+  id: string;
+  accountId: string;
+  type: BatchType;
+  totalRows: number;
+  uploadKey: string;
+  webhookUrl: string | null;
+  baseUrl: string | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+}
+
+type Db = DataSource | EntityManager | QueryRunner;
+
+async function one(db: Db, sql: string, params: unknown[]): Promise<BatchJobRecord | null> {
+  const result = (await db.query(sql, params)) as BatchJobRow[] | [BatchJobRow[], number];
+  // UPDATE ... RETURNING comes back from TypeORM's pg driver as [rows, affected].
+  const rows = Array.isArray(result[0]) ? (result[0] as BatchJobRow[]) : (result as BatchJobRow[]);
+  return rows.length > 0 ? toRecord(rows[0]!) : null;
+}
+
+/**
+ * SQL of the batch_jobs and batch_chunks tables. Reads on behalf of a tenant take its account
+ * id (`…ForAccount`); the `…ForWorker` reads are for the pipeline and the signed download,
+ * where the job id itself is the authority (it came from a trusted queue or a valid signature).
+ */
+@Injectable()
+export class BatchJobRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** A tenant's job, or null for an unknown id or another account's job. */
+  findForAccount(accountId: string, jobId: string, db: Db = this.db): Promise<BatchJobRecord | null> {
+    return one(db, 'SELECT * FROM batch_jobs WHERE id = $1 AND account_id = $2', [jobId, accountId]);
+  }
+
+  /** A tenant's job created with `key` as Idempotency-Key. */
+  findByIdempotencyKey(accountId: string, key: string, db: Db = this.db): Promise<BatchJobRecord | null> {
+    return one(db, 'SELECT * FROM batch_jobs WHERE account_id = $1 AND idempotency_key = $2', [accountId, key]);
+  }
+
+  /** Queued or processing jobs of a tenant. */
+  async countActiveForAccount(accountId: string, db: Db = this.db): Promise<number> {
+    const rows = (await db.query(
+      `SELECT count(*)::int AS n FROM batch_jobs WHERE account_id = $1 AND status IN ('queued', 'processing')`,
+      [accountId],
+    )) as { n: number }[];
+    return rows[0]?.n ?? 0;
+  }
+
+  /** A job by id for the pipeline and the signed download. */
+  findForWorker(jobId: string, db: Db = this.db): Promise<BatchJobRecord | null> {
+    return one(db, 'SELECT * FROM batch_jobs WHERE id = $1', [jobId]);
+  }
+
+  /** Locks and returns a job (inside a transaction). */
+  lockForWorker(jobId: string, db: Db): Promise<BatchJobRecord | null> {
+    return one(db, 'SELECT * FROM batch_jobs WHERE id = $1 FOR UPDATE', [jobId]);
+  }
+
+  async insert(job: NewBatchJob, db: Db = this.db): Promise<BatchJobRecord> {
+    const created = await one(
+      db,
+      `INSERT INTO batch_jobs (id, account_id, type, status, total_rows, upload_key, webhook_url, base_url,
+                               idempotency_key, request_hash)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9) RETURNING *`,
+      [
+        job.id,
+        job.accountId,
+        job.type,
+        job.totalRows,
+        job.uploadKey,
+        job.webhookUrl,
+        job.baseUrl,
+        job.idempotencyKey,
+        job.requestHash,
+      ],
+    );
+    return created!;
+  }
+
+  /** queued → processing (processing stays processing: a re-split). Null once the job ended. */
+  markProcessing(jobId: string): Promise<BatchJobRecord | null> {
+    return one(
+      this.db,
+      `UPDATE batch_jobs SET status = 'processing', updated_at = now()
+       WHERE id = $1 AND status IN ('queued', 'processing') RETURNING *`,
+      [jobId],
+    );
+  }
+
+  /**
+   * Records a scored chunk once (its primary key makes a redelivery a no-op) and adds its rows
+   * to processed_rows, in one statement. Null unless the job is processing.
+   */
+  recordChunk(jobId: string, chunkNo: number, rows: number): Promise<BatchJobRecord | null> {
+    return one(
+      this.db,
+      `WITH job AS (SELECT id FROM batch_jobs WHERE id = $1 AND status = 'processing'),
+            ins AS (INSERT INTO batch_chunks (job_id, chunk_no, rows)
+                    SELECT id, $2, $3 FROM job ON CONFLICT (job_id, chunk_no) DO NOTHING RETURNING rows)
+       UPDATE batch_jobs b
+          SET processed_rows = b.processed_rows + s.rows, chunks_done = b.chunks_done + s.n,
+              updated_at = now()
+         FROM (SELECT coalesce(sum(rows), 0)::int AS rows, count(*)::int AS n FROM ins) s
+        WHERE b.id = $1 AND b.status = 'processing'
+       RETURNING b.*`,
+      [jobId, chunkNo, rows],
+    );
+  }
+
+  /** Records how many chunks the split produced. Null unless the job is processing. */
+  setChunkCount(jobId: string, chunks: number): Promise<BatchJobRecord | null> {
+    return one(
+      this.db,
+      `UPDATE batch_jobs SET chunk_count = $2, updated_at = now()
+       WHERE id = $1 AND status = 'processing' RETURNING *`,
+      [jobId, chunks],
+    );
+  }
+
+  /** processing → done, only when every chunk is recorded. False if another run got there first. */
+  async markDone(jobId: string, resultKey: string): Promise<boolean> {
+    const done = await one(
+      this.db,
+      `UPDATE batch_jobs SET status = 'done', result_key = $2, processed_rows = total_rows,
+              updated_at = now(), finished_at = now()
+       WHERE id = $1 AND status = 'processing' AND chunk_count IS NOT NULL AND chunks_done = chunk_count
+       RETURNING *`,
+      [jobId, resultKey],
+    );
+    return done !== null;
+  }
+
+  /** → failed, with the refunded row count (inside the refund's transaction). */
+  async markFailed(jobId: string, refundedRows: number, reason: string, db: Db): Promise<BatchJobRecord | null> {
+    return one(
+      db,
+      `UPDATE batch_jobs SET status = 'failed', refunded_rows = $2, failure_reason = $3,
+              updated_at = now(), finished_at = now()
+       WHERE id = $1 AND status IN ('queued', 'processing') RETURNING *`,
+      [jobId, refundedRows, reason],
+    );
+  }
+
+  /** Jobs to hand to the splitter again: queued for longer than `queuedMs`, or processing without progress for `stallMs`. */
+  async findAbandoned(queuedMs: number, stallMs: number, limit = 500): Promise<string[]> {
+    const rows = (await this.db.query(
+      `SELECT id FROM batch_jobs
+       WHERE (status = 'queued' AND updated_at < now() - ($1::int * interval '1 millisecond'))
+          OR (status = 'processing' AND updated_at < now() - ($2::int * interval '1 millisecond'))
+       ORDER BY created_at LIMIT $3`,
+      [queuedMs, stallMs, limit],
+    )) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** The per-account webhook signing secret. */
+  async webhookSecretOf(accountId: string): Promise<string | null> {
+    const rows = (await this.db.query('SELECT webhook_secret FROM accounts WHERE id = $1', [accountId])) as {
+      webhook_secret: string;
+    }[];
+    return rows[0]?.webhook_secret ?? null;
+  }
+}

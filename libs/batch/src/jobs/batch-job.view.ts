@@ -1,0 +1,32 @@
+import type { BatchJob } from '@verity/contracts';
+import { signDownload } from '../signing';
+import type { BatchJobRecord } from './batch-job.record';
+
+/** How result URLs are made. */
+export interface ResultUrlOptions {
+  /** PUBLIC_URL, else the base URL the job was created through. */
+  baseUrl: string;
+  secret: string;
+  ttlSeconds: number;
+  nowSeconds: number;
+}
+
+/** The signed download address of a done job. */
+export function resultUrl(jobId: string, options: ResultUrlOptions): string {
+  const sig = signDownload(jobId, options.nowSeconds + options.ttlSeconds, options.secret);
+  const base = options.baseUrl.replace(/\/+$/, '');
+  return `${base}/v1/batch/${encodeURIComponent(jobId)}/download?sig=${sig}`;
+}
+
+/** The spec's BatchJob; `result_url` is freshly signed when the job is done, else null. */
+export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): BatchJob {
+  return {
+    id: job.id,
+    status: job.status,
+    type: job.type,
+    total_rows: job.totalRows,
+    processed_rows: job.status === 'done' ? job.totalRows : job.processedRows,
+    result_url: job.status === 'done' && urls ? resultUrl(job.id, urls) : null,
+    created_at: job.createdAt.toISOString(),
+  };
+}

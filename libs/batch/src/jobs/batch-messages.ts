@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { BATCH_TYPES } from '@verity/contracts';
+
+// Messages on the row bus are JSON. They are parsed with zod on receipt: a malformed message
+// (another version, a stray producer) is reported and skipped instead of blocking a partition.
+
+const chunkMessage = z.object({
+  v: z.literal(1),
+  jobId: z.string().min(1),
+  type: z.enum(BATCH_TYPES),
+  chunkNo: z.number().int().min(0),
+  firstRow: z.number().int().min(0),
+  rows: z.array(z.string()),
+});
+
+/** One chunk of input rows, splitter → scorer. */
+export type ChunkMessage = z.infer<typeof chunkMessage>;
+
+const progressMessage = z.discriminatedUnion('kind', [
+  // The splitter emitted every chunk: there are `chunks` of them.
+  z.object({ v: z.literal(1), kind: z.literal('split'), jobId: z.string().min(1), chunks: z.number().int().min(1) }),
+  // A scorer stored the part of chunk `chunkNo` (`rows` rows).
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('chunk'),
+    jobId: z.string().min(1),
+    chunkNo: z.number().int().min(0),
+    rows: z.number().int().min(1),
+  }),
+  // A chunk kept failing past its delivery budget: the job fails.
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('chunk_failed'),
+    jobId: z.string().min(1),
+    chunkNo: z.number().int().min(0),
+    reason: z.string(),
+  }),
+]);
+
+/** A report to the assembler. */
+export type ProgressMessage = z.infer<typeof progressMessage>;
+
+/** Serialises a bus message. */
+export function encodeMessage(message: ChunkMessage | ProgressMessage): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+
+/** Parses a chunk message; null if it is not one. */
+export function decodeChunk(value: Buffer): ChunkMessage | null {
+  return parse(chunkMessage, value);
+}
+
+/** Parses a progress message; null if it is not one. */
+export function decodeProgress(value: Buffer): ProgressMessage | null {
+  return parse(progressMessage, value);
+}
+
+function parse<T>(schema: z.ZodType<T>, value: Buffer): T | null {
+  try {
+    const result = schema.safeParse(JSON.parse(value.toString('utf8')));
+    return result.success ? result.data : null;
+  } catch {
+    return null;
+  }
+}

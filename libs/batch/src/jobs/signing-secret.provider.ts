@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+
+const SETTING_KEY = 'download_signing_secret';
+
+/**
+ * The key of download links: SIGNING_SECRET when configured, otherwise one generated on first
+ * use and kept in the `settings` table, so every API instance (and a restart) signs and checks
+ * with the same key. `INSERT … ON CONFLICT DO NOTHING` makes the first writer win a race.
+ */
+@Injectable()
+export class SigningSecretProvider {
+  private cached: Promise<string> | undefined;
+
+  constructor(
+    private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  secret(): Promise<string> {
+    if (this.config.SIGNING_SECRET) return Promise.resolve(this.config.SIGNING_SECRET);
+    this.cached ??= this.loadOrCreate().catch((error: unknown) => {
+      this.cached = undefined;
+      throw error;
+    });
+    return this.cached;
+  }
+
+  private async loadOrCreate(): Promise<string> {
+    await this.db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+      SETTING_KEY,
+      randomBytes(32).toString('base64url'),
+    ]);
+    const rows = (await this.db.query('SELECT value FROM settings WHERE key = $1', [SETTING_KEY])) as {
+      value: string;
+    }[];
+    return rows[0]!.value;
+  }
+}
