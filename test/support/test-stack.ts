@@ -69,11 +69,13 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   try {
     db = await openDatabaseRuntime(config, logger);
     const metrics = config.METRICS_ENABLED ? createMetrics() : null;
-    engines = await buildEngines(config, metrics);
+    const built = await buildEngines(config, metrics);
+    engines = built;
     const app = await createApiApp({
       resources: { config, dataSource: db.dataSource, metrics },
-      engines: engines.engines,
+      engines: built.engines,
       logger,
+      checks: { data_sets: () => built.dataReadiness() },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.getHttpServer().address();

@@ -6,12 +6,13 @@ import type { Logger } from 'pino';
 import {
   CoreModule,
   EnginesModule,
+  HealthRegistry,
   PinoNestLogger,
+  type CheckResult,
   type CoreResources,
   type Engines,
 } from '@verity/platform';
 import { ApiModule } from './api.module';
-import { sendError } from './http/all-errors.filter';
 import { requestIdOf } from './http/request-id';
 import { registerHttpMetrics } from './metrics/http-metrics.hook';
 import { setupOpenApi } from './openapi/openapi.setup';
@@ -22,6 +23,8 @@ export interface ApiAppOptions {
   logger: Logger;
   /** Further modules hosted by the same process (the all-in-one adds ingest and scorer). */
   modules?: (Type | DynamicModule)[];
+  /** Extra readiness checks shown by /readyz (e.g. the IP data sets). */
+  checks?: Record<string, () => Promise<CheckResult>>;
 }
 
 /** Builds the HTTP API on Fastify; the caller calls `listen`. */
@@ -54,7 +57,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
   // JSON only: any other body type is refused (415 → validation_error) instead of reaching
   // a route as a string.
   fastify.removeContentTypeParser(['text/plain']);
-  fastify.setErrorHandler((error, request, reply) => sendError(request, reply, error));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     done();
@@ -72,6 +74,8 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
     done();
   });
   if (options.resources.metrics) registerHttpMetrics(fastify, options.resources.metrics);
+  const health = app.get(HealthRegistry);
+  for (const [name, check] of Object.entries(options.checks ?? {})) health.register(name, check);
   setupOpenApi(app);
   app.enableShutdownHooks();
   return app;

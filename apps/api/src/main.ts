@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     resources: { config, dataSource: database.dataSource, metrics },
     engines: engines.engines,
     logger,
+    checks: { data_sets: () => engines.dataReadiness() },
   });
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT, host: config.HOST }, 'api listening');

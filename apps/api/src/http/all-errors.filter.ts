@@ -6,6 +6,7 @@ import { mapError } from './error-mapping';
 /**
  * The one place errors become HTTP responses. Known errors keep their code and message;
  * anything else is `internal_error` with the request id, and its stack goes only to the log.
+ * Nest routes Fastify's own errors (body parsing, limits) here too, as HttpExceptions.
  */
 @Catch()
 export class AllErrorsFilter implements ExceptionFilter {
@@ -15,8 +16,8 @@ export class AllErrorsFilter implements ExceptionFilter {
   }
 }
 
-/** Writes `error` to `reply` in the spec's shape. Shared with Fastify's own error handler. */
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
+/** Writes `error` to `reply` in the spec's shape. */
+function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
   const mapped = mapError(error);
   if (mapped.internal) {
     request.log.error(

@@ -22,6 +22,7 @@ export async function startCommand(
     resources: { config, dataSource: database.dataSource, metrics },
     engines: engines.engines,
     logger,
+    checks: { data_sets: () => engines.dataReadiness() },
     modules,
   });
   await app.init();

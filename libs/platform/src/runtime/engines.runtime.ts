@@ -8,11 +8,14 @@ import {
 } from '@verity/integrations';
 import type { HlrOutcome, VerityMetrics } from '@verity/observability';
 import type { Engines } from '../engines.module';
+import type { CheckResult } from '../health/health.registry';
 
 /** The engines of a process, the IP data handle (status, reload) and how to release them. */
 export interface EnginesRuntime {
   engines: Engines;
   ipData: IpEngineHandle;
+  /** Readiness of the data sets: ready while every required source is loaded; lists each source's age. */
+  dataReadiness(): Promise<CheckResult>;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,19 @@ export async function buildEngines(
   return {
     engines: { email: email.engine, phone: phone.engine, ip: ipData.engine },
     ipData,
+    dataReadiness() {
+      const sources = ipData.dataStatus();
+      const ok = sources.every((s) => !s.required || s.status === 'loaded' || s.status === 'stale');
+      const detail = sources.map((s) => ({
+        id: s.id,
+        status: s.status,
+        required: s.required,
+        entries: s.entries,
+        age_seconds: s.age_seconds,
+        ...(s.error ? { error: s.error } : {}),
+      }));
+      return Promise.resolve({ ok, detail });
+    },
     async close() {
       phone.close();
       await Promise.all([email.close(), ipData.close()]);

@@ -1,0 +1,192 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '@verity/accounts';
+import {
+  BLOB_STORE,
+  BatchJobsService,
+  INGEST_QUEUE,
+  JOB_QUEUE,
+  UploadInspector,
+  ingestJobId,
+  uploadKey,
+  validateWebhookUrl,
+  type BatchJobRecord,
+  type BlobStore,
+  type JobQueue,
+} from '@verity/batch';
+import { VerityError } from '@verity/common';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_TYPES, type BatchType } from '@verity/contracts';
+
+/** What the multipart body held once the file is stored. */
+interface ReceivedUpload {
+  type: BatchType;
+  webhookUrl: string | null;
+  rows: number;
+  sha256: string;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** A new job id: unguessable, so knowing one tells nothing about others. */
+export function newJobId(): string {
+  return `job_${randomUUID().replace(/-/g, '')}`;
+}
+
+function isBatchType(value: string): value is BatchType {
+  return (BATCH_TYPES as readonly string[]).includes(value);
+}
+
+function checkType(value: string | undefined): BatchType {
+  if (value === undefined || value === '') {
+    throw new VerityError('validation_error', 'type is required: one of email, phone, ip');
+  }
+  if (!isBatchType(value)) throw new VerityError('validation_error', 'type must be one of email, phone, ip');
+  return value;
+}
+
+/**
+ * POST /v1/batch: streams the file part through the upload inspector into the blob store
+ * (never whole in memory), then creates the job (debit + insert in one transaction) and hands
+ * it to the splitter. Any refusal deletes the stored upload, so it leaves nothing behind.
+ */
+@Injectable()
+export class BatchUploadService {
+  private readonly log = new Logger('BatchUpload');
+
+  constructor(
+    private readonly jobs: BatchJobsService,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(
+    principal: Principal,
+    request: FastifyRequest,
+  ): Promise<{ job: BatchJobRecord; created: boolean }> {
+    const idempotencyKey = this.idempotencyKey(request);
+    if (!request.isMultipart()) {
+      throw new VerityError('validation_error', 'Content-Type must be multipart/form-data with fields type and file');
+    }
+    await this.jobs.assertCanStart(principal.accountId);
+    const jobId = newJobId();
+    const key = uploadKey(jobId);
+    let stored = false;
+    try {
+      const upload = await this.receive(request, key, () => (stored = true));
+      const requestHash = createHash('sha256')
+        .update(`${upload.type}\n${upload.webhookUrl ?? ''}\n${upload.sha256}`)
+        .digest('hex');
+      const outcome = await this.jobs.create({
+        id: jobId,
+        accountId: principal.accountId,
+        type: upload.type,
+        totalRows: upload.rows,
+        uploadKey: key,
+        webhookUrl: upload.webhookUrl,
+        baseUrl: `${request.protocol}://${request.host}`,
+        idempotencyKey,
+        requestHash,
+      });
+      if (!outcome.created) {
+        await this.blobs.delete(key);
+        return outcome;
+      }
+      await this.enqueue(jobId);
+      return outcome;
+    } catch (error) {
+      if (stored) await this.blobs.delete(key).catch((e: unknown) => this.log.error(`cannot delete ${key}: ${String(e)}`));
+      throw error;
+    }
+  }
+
+  /** Enqueue failures are not the client's problem: ingest's recovery sweep finds queued jobs. */
+  private async enqueue(jobId: string): Promise<void> {
+    try {
+      await this.queue.add(INGEST_QUEUE, { jobId }, { jobId: ingestJobId(jobId), attempts: 5, backoffMs: 2_000 });
+    } catch (error) {
+      this.log.warn(`job ${jobId} committed but not enqueued (recovery will pick it up): ${String(error)}`);
+    }
+  }
+
+  private idempotencyKey(request: FastifyRequest): string | null {
+    const raw = request.headers['idempotency-key'];
+    if (raw === undefined) return null;
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (value === undefined || !IDEMPOTENCY_KEY.test(value)) {
+      throw new VerityError('validation_error', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+    }
+    return value;
+  }
+
+  /** Reads the parts in whatever order they come; the file is stored as soon as it arrives. */
+  private async receive(request: FastifyRequest, key: string, onStored: () => void): Promise<ReceivedUpload> {
+    let type: string | undefined;
+    let webhook: string | undefined;
+    let file: { rows: number; sha256: string } | undefined;
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          throw new VerityError('validation_error', `unexpected file field "${part.fieldname}"; send the CSV as "file"`);
+        }
+        if (file) throw new VerityError('validation_error', 'send exactly one file');
+        // Fields sent before the file are checked first, so a bad request is not uploaded.
+        if (type !== undefined) checkType(type);
+        if (webhook !== undefined) validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE);
+        file = await this.store(part.file, key);
+        onStored();
+        continue;
+      }
+      const value = typeof part.value === 'string' ? part.value : '';
+      if (part.valueTruncated) throw new VerityError('validation_error', `field ${part.fieldname} is too long`);
+      if (part.fieldname === 'type') type = value.trim();
+      else if (part.fieldname === 'webhook_url') webhook = value.trim();
+    }
+    const checkedType = checkType(type);
+    if (!file) throw new VerityError('validation_error', 'file is required: a single-column CSV');
+    const webhookUrl = webhook === undefined || webhook === '' ? null : validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE).toString();
+    return { type: checkedType, webhookUrl, ...file };
+  }
+
+  /** file part → inspector (UTF-8, one column, limits) → hash → blob store, in bounded memory. */
+  private async store(source: Readable, key: string): Promise<{ rows: number; sha256: string }> {
+    const inspector = new UploadInspector({
+      maxRows: this.config.BATCH_MAX_ROWS,
+      maxBytes: this.config.BATCH_MAX_BYTES,
+    });
+    const hash = createHash('sha256');
+    const hasher = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    let failure: unknown;
+    const fail = (error: unknown) => {
+      failure ??= error;
+      hasher.destroy(error instanceof Error ? error : new Error(String(error)));
+    };
+    source.once('error', fail);
+    inspector.once('error', fail);
+    source.pipe(inspector).pipe(hasher);
+    try {
+      await this.blobs.upload(key, hasher);
+    } catch (error) {
+      source.unpipe(inspector);
+      source.resume();
+      throw failure ?? error;
+    }
+    // busboy truncates at its own limit instead of failing; the inspector's limit is lower.
+    if (failure === undefined && (source as Readable & { truncated?: boolean }).truncated) {
+      failure = new VerityError('payload_too_large', `file is larger than the limit of ${this.config.BATCH_MAX_BYTES} bytes`);
+    }
+    if (failure !== undefined) {
+      await this.blobs.delete(key);
+      throw failure;
+    }
+    return { rows: inspector.rows, sha256: hash.digest('hex') };
+  }
+}
