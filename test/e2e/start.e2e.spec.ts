@@ -66,7 +66,7 @@ describe('`verity start`: the embedded all-in-one', () => {
   });
 
   it('boots on embedded PostgreSQL, prints the address and a dev key once, and reuses the data', async () => {
-    const first = await start(home, { DNS_SERVERS: dns.servers });
+    const first = await start(home, { DNS_SERVERS: dns.servers, LOG_LEVEL: 'info' });
     const key = /(vrt_live_[0-9A-Za-z]{24})/.exec(first.output())?.[1];
     assert.ok(key, first.output());
     const ping = await fetch(`${first.base}/v1/ping`, { headers: { 'x-api-key': key } });
@@ -79,6 +79,24 @@ describe('`verity start`: the embedded all-in-one', () => {
     });
     assert.equal(email.status, 200);
     assert.equal(await stop(first), 0);
+    // JSON access logs name route, status and latency, and never the key.
+    const logLines = first
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
+    const access = logLines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'request completed');
+    assert.ok(
+      access.some(
+        (l) =>
+          l.route === '/v1/email/validate' &&
+          l.status === 200 &&
+          typeof l.latency_ms === 'number' &&
+          typeof l.reqId === 'string',
+      ),
+    );
+    assert.ok(!logLines.some((l) => l.includes(key)), 'a log line contains the API key');
 
     const second = await start(home, { DNS_SERVERS: dns.servers });
     try {

@@ -68,7 +68,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   let engines: EnginesRuntime | undefined;
   try {
     db = await openDatabaseRuntime(config, logger);
-    const metrics = config.METRICS_ENABLED ? createMetrics() : null;
+    const metrics = config.METRICS_ENABLED ? createMetrics({ defaults: true }) : null;
     const built = await buildEngines(config, metrics);
     engines = built;
     const app = await createApiApp({
