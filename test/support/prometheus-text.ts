@@ -21,15 +21,15 @@ export function parseScrape(text: string): Scrape {
   for (const line of text.split('\n')) {
     if (line.startsWith('# TYPE ')) {
       const [, , name, type] = line.split(' ');
-      families.set(name!, type!);
+      families.set(name, type);
       continue;
     }
     if (line.startsWith('#') || line.trim() === '') continue;
     const m = SAMPLE.exec(line);
     if (!m) continue;
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(LABEL)) labels[l[1]!] = l[2]!;
-    samples.push({ name: m[1]!, labels, value: Number(m[3]) });
+    for (const l of (m[2] ?? '').matchAll(LABEL)) labels[l[1]] = l[2]!;
+    samples.push({ name: m[1], labels, value: Number(m[3]) });
   }
   return { families, samples };
 }
