@@ -6,7 +6,9 @@ import { benchIp } from './engines/ip';
 import { benchPhone } from './engines/phone';
 
 async function main(): Promise<void> {
-  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}; every engine runs on one core (one event loop)`);
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}; every engine runs on one core (one event loop)`,
+  );
   for (const [name, run] of [
     ['email', benchEmail],
     ['phone', benchPhone],

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import maxmind from 'maxmind';
 import { loadConfig } from '@verity/config';
 import { buildIpEngine, resolveIpPaths } from '@verity/integrations';
@@ -32,14 +33,23 @@ function generateIps(n: number): string[] {
   return out;
 }
 
-/** Engine rows/s vs the bare MMDB floor (maxmind Reader.get on the city database alone). */
+const ROUNDS = 5;
+
+/**
+ * Engine rows/s vs the bare MMDB floor (maxmind Reader.get on the city database alone, with
+ * maxmind's default record cache), best of ROUNDS interleaved rounds each, plus the boot time
+ * of buildIpEngine and the longest event-loop stall during it.
+ */
 export async function benchIp(): Promise<void> {
   const home = await mkdtemp(join(tmpdir(), 'verity-bench-ip-'));
   try {
     const config = loadConfig({ VERITY_HOME: home, IP_DATA_POLL_MS: '0' });
+    const stalls = monitorEventLoopDelay({ resolution: 10 });
+    stalls.enable();
     const t0 = performance.now();
     const handle = await buildIpEngine(config);
     const loadMs = performance.now() - t0;
+    stalls.disable();
     const ips = generateIps(N);
 
     const paths = resolveIpPaths(config);
@@ -66,19 +76,30 @@ export async function benchIp(): Promise<void> {
     };
     floor();
     engine(); // warm-up
-    const floorRate = floor();
-    const engineRate = engine();
+    let floorRate = 0;
+    let engineRate = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      floorRate = Math.max(floorRate, floor());
+      engineRate = Math.max(engineRate, engine());
+    }
     const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+    const asn = handle.dataStatus().find((x) => x.id === 'asn-db');
     console.log(
-      `ip engine: load ${Math.round(loadMs)} ms (GeoLite2 City mmdb + ip-location-db ASN CSV + open lists)`,
+      `ip engine: boot ${Math.round(loadMs)} ms, longest event-loop stall ${Math.round(stalls.max / 1e6)} ms (GeoLite2 City mmdb + ASN index (${asn?.entries ?? 0} ranges) + open lists)`,
     );
-    console.log(`ip engine: ${fmt(engineRate)} rows/s over ${fmt(N)} generated IPs (1 core)`);
-    console.log(`mmdb floor (Reader.get, city db only): ${fmt(floorRate)} rows/s`);
-    console.log(`ratio engine/floor: ${(engineRate / floorRate).toFixed(2)}`);
+    console.log(
+      `ip engine                    : ${fmt(engineRate)} rows/s over ${fmt(N)} generated IPs, 90% v4 / 10% v6 (1 core, best of ${ROUNDS})`,
+    );
+    console.log(`mmdb floor (Reader.get, city): ${fmt(floorRate)} rows/s`);
+    console.log(
+      `ratio engine/floor           : ${(engineRate / floorRate).toFixed(2)} (target: >= 200,000 rows/s)`,
+    );
     const st = handle.dataStatus();
-    console.log(`sources: ${st.map((s) => `${s.id}=${s.status}`).join(' ')}`);
+    console.log(`sources: ${st.map((x) => `${x.id}=${x.status}`).join(' ')}`);
     await handle.close();
   } finally {
     await rm(home, { recursive: true, force: true });
   }
 }
+
+if (require.main === module) void benchIp();

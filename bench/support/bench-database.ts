@@ -40,15 +40,20 @@ function redact(url: string): string {
 export async function provisionBenchDatabase(): Promise<BenchDatabase> {
   const given = process.env.DATABASE_URL;
   if (given) {
-    return { url: given, description: `DATABASE_URL ${redact(given)} (used as is)`, drop: () => Promise.resolve() };
+    return {
+      url: given,
+      description: `DATABASE_URL ${redact(given)} (used as is)`,
+      drop: () => Promise.resolve(),
+    };
   }
   const adminUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_ADMIN_URL;
   if (await reachable(adminUrl)) {
     const name = `verity_bench_${randomBytes(6).toString('hex')}`;
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
-    const version = ((await admin.query('SHOW server_version')) as { rows: { server_version: string }[] }).rows[0]
-      ?.server_version;
+    const version = (
+      (await admin.query('SHOW server_version')) as { rows: { server_version: string }[] }
+    ).rows[0]?.server_version;
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
     const url = new URL(adminUrl);

@@ -25,7 +25,11 @@ export interface ChildServerOptions {
 export function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
   const out = openSync(options.stdoutPath, 'a');
   const child: ChildProcess = fork(join(__dirname, options.script), [], {
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...(process.env.NODE_PATH ? { NODE_PATH: process.env.NODE_PATH } : {}),
+      ...options.env,
+    },
     execArgv: options.execArgv ?? [],
     stdio: ['ignore', out, 'inherit', 'ipc'],
   });
@@ -34,16 +38,19 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${options.script} did not start within ${options.startTimeoutMs ?? 120_000} ms`));
+      reject(
+        new Error(`${options.script} did not start within ${options.startTimeoutMs ?? 120_000} ms`),
+      );
     }, options.startTimeoutMs ?? 120_000);
-    child.once('exit', (code) => {
+    const early = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`${options.script} exited with code ${String(code)} before listening`));
-    });
+    };
+    child.once('exit', early);
     child.on('message', (message) => {
       if (!isServerReady(message)) return;
       clearTimeout(timer);
-      child.removeAllListeners('exit');
+      child.off('exit', early);
       const ready: ServerReady = message;
       resolve({
         pid: child.pid ?? -1,

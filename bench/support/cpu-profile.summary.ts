@@ -15,12 +15,24 @@ interface CpuProfile {
 /** Coarse owners of CPU time, matched on the script URL (first match wins). */
 const CATEGORIES: [string, RegExp][] = [
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|@pinojs)/],
-  ['metrics (prom-client)', /node_modules\/(prom-client|tdigest|bintrees)|libs\/observability|apps\/api\/src\/metrics/],
-  ['postgres client (pg, typeorm)', /node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-|typeorm)\//],
+  [
+    'metrics (prom-client)',
+    /node_modules\/(prom-client|tdigest|bintrees)|libs\/observability|apps\/api\/src\/metrics/,
+  ],
+  [
+    'postgres client (pg, typeorm)',
+    /node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-|typeorm)\//,
+  ],
   ['nest (router, guards, pipes, DI)', /node_modules\/(@nestjs|rxjs|reflect-metadata)/],
-  ['fastify (http, routing, hooks)', /node_modules\/(fastify|@fastify|find-my-way|light-my-request|avvio|fast-json-stringify|secure-json-parse|toad-cache|fastq)/],
+  [
+    'fastify (http, routing, hooks)',
+    /node_modules\/(fastify|@fastify|find-my-way|light-my-request|avvio|fast-json-stringify|secure-json-parse|toad-cache|fastq)/,
+  ],
   ['zod (body validation)', /node_modules\/zod/],
-  ['email engine & validation libs', /libs\/(validation|integrations)|node_modules\/(punycode|tr46|disposable|email-providers|role-based|dns-packet)/],
+  [
+    'email engine & validation libs',
+    /libs\/(validation|integrations)|node_modules\/(punycode|tr46|disposable|email-providers|role-based|dns-packet)/,
+  ],
   ['accounts (keys, credits)', /libs\/accounts/],
   ['api app code', /apps\/api\/src/],
   ['other verity code', /dist\/(libs|apps)/],
@@ -50,7 +62,11 @@ function shortUrl(url: string): string {
  * inclusive time by category (the share of samples with at least one frame of the category on
  * the stack, i.e. what that layer costs including what it calls).
  */
-export async function summariseCpuProfile(path: string, top = 25): Promise<string> {
+export async function summariseCpuProfile(
+  path: string,
+  top = 25,
+  lastSeconds = Infinity,
+): Promise<string> {
   const profile = JSON.parse(await readFile(path, 'utf8')) as CpuProfile;
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
@@ -58,8 +74,16 @@ export async function summariseCpuProfile(path: string, top = 25): Promise<strin
     byId.set(n.id, n);
     for (const c of n.children ?? []) parent.set(c, n.id);
   }
+  // Only the final `lastSeconds` (the load), so boot-time module loading does not dilute it.
+  const spanUs = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  const fromUs = spanUs - lastSeconds * 1e6;
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let atUs = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    atUs += delta;
+    if (atUs >= fromUs) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+  });
   const totalUs = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const idleUs = [...selfUs.entries()]
     .filter(([id]) => byId.get(id)?.callFrame.functionName === '(idle)')
@@ -84,11 +108,15 @@ export async function summariseCpuProfile(path: string, top = 25): Promise<strin
   const pct = (us: number) => `${((100 * us) / busyUs).toFixed(1).padStart(5)}%`;
   const lines: string[] = [];
   lines.push(`profile ${path}`);
-  lines.push(`sampled ${(totalUs / 1e6).toFixed(1)} s, busy (non-idle) ${(busyUs / 1e6).toFixed(1)} s; percentages are of busy time`);
+  lines.push(
+    `sampled ${(totalUs / 1e6).toFixed(1)} s, busy (non-idle) ${(busyUs / 1e6).toFixed(1)} s; percentages are of busy time`,
+  );
   lines.push('', 'self time by category:');
-  for (const [c, us] of [...catSelf].sort((a, b) => b[1] - a[1])) if (c !== '(idle)') lines.push(`  ${pct(us)}  ${c}`);
+  for (const [c, us] of [...catSelf].sort((a, b) => b[1] - a[1]))
+    if (c !== '(idle)') lines.push(`  ${pct(us)}  ${c}`);
   lines.push('', 'inclusive time by category (frame of the category anywhere on the stack):');
-  for (const [c, us] of [...catIncl].sort((a, b) => b[1] - a[1])) if (c !== '(idle)' && !c.startsWith('(')) lines.push(`  ${pct(us)}  ${c}`);
+  for (const [c, us] of [...catIncl].sort((a, b) => b[1] - a[1]))
+    if (c !== '(idle)' && !c.startsWith('(')) lines.push(`  ${pct(us)}  ${c}`);
   lines.push('', `top ${top} functions by self time:`);
   for (const [k, us] of [...fnSelf].sort((a, b) => b[1] - a[1]).slice(0, top + 1)) {
     if (k.startsWith('(idle)')) continue;

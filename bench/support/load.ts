@@ -52,7 +52,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
       },
       (error, result) => {
         if (error) {
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
           return;
         }
         const sorted = Float64Array.from(samples).sort();

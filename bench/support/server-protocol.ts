@@ -12,9 +12,17 @@ export interface ServerStop {
 }
 
 export function isServerStop(message: unknown): message is ServerStop {
-  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'stop';
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { type?: unknown }).type === 'stop'
+  );
 }
 
 export function isServerReady(message: unknown): message is ServerReady {
-  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'ready';
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { type?: unknown }).type === 'ready'
+  );
 }

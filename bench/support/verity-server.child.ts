@@ -15,7 +15,8 @@ import { isServerStop, type ServerReady } from './server-protocol';
 
 async function main(): Promise<void> {
   // Every domain the benchmark mails resolves on 127.0.0.1: nothing leaves the machine.
-  const zone: Record<string, { MX?: { exchange: string; preference: number }[]; A?: string[] }> = {};
+  const zone: Record<string, { MX?: { exchange: string; preference: number }[]; A?: string[] }> =
+    {};
   for (const d of BENCH_DOMAINS) {
     zone[d] = { MX: [{ exchange: `mx.${d}`, preference: 10 }] };
     zone[`mx.${d}`] = { A: ['127.0.0.1'] };
@@ -23,12 +24,20 @@ async function main(): Promise<void> {
   const dns = new LoopbackDnsServer({ zone });
   const dnsAddress = await dns.start();
   const home = await mkdtemp(join(tmpdir(), 'verity-bench-home-'));
-  const config = loadConfig({ ...process.env, VERITY_HOME: home, DNS_SERVERS: `${dnsAddress.host}:${dnsAddress.port}` });
+  const config = loadConfig({
+    ...process.env,
+    VERITY_HOME: home,
+    DNS_SERVERS: `${dnsAddress.host}:${dnsAddress.port}`,
+  });
   const logger = createLogger(config, 'verity-bench');
   const db = await openDatabaseRuntime(config, logger);
   const metrics = config.METRICS_ENABLED ? createMetrics() : null;
   const engines = await buildEngines(config, metrics);
-  const app = await createApiApp({ resources: { config, dataSource: db.dataSource, metrics }, engines: engines.engines, logger });
+  const app = await createApiApp({
+    resources: { config, dataSource: db.dataSource, metrics },
+    engines: engines.engines,
+    logger,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;

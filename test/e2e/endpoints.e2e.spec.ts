@@ -172,6 +172,18 @@ describe('single-call endpoints (contract shapes)', () => {
     assert.equal((await stack.client.get('/healthz')).status, 200);
     const ready = await stack.client.get('/readyz');
     assert.equal(ready.status, 200);
-    assert.equal(ready.body.checks.database.ok, true);
+    assert.equal(ready.body.status, 'ready');
+    for (const check of [
+      'database',
+      'row_bus',
+      'job_queue',
+      'blob_store',
+      'rate_limit_store',
+      'data_sets',
+    ]) {
+      assert.equal(ready.body.checks[check]?.ok, true, `readiness check ${check}`);
+    }
+    const sources = ready.body.checks.data_sets.detail as { id: string; status: string }[];
+    assert.ok(sources.some((s) => s.id === 'city-db' && s.status === 'loaded'));
   });
 });

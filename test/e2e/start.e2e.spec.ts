@@ -113,6 +113,6 @@ describe('`verity start`: the embedded all-in-one', () => {
 
   it('stops at boot with a message naming a bad variable', async () => {
     await assert.rejects(start(home, { PORT: 'eighty' }), /PORT/);
-    await assert.rejects(start(home, { ROW_BUS: 'kafka' }), /KAFKA_BROKERS/);
+    await assert.rejects(start(home, { ROW_BUS: 'kafka', KAFKA_BROKERS: '' }), /KAFKA_BROKERS/);
   });
 });

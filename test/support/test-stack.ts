@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DataSource } from 'typeorm';
 import { AccountsService } from '@verity/accounts';
@@ -43,6 +44,8 @@ export interface TestStackOptions {
   env?: Record<string, string>;
   /** Share a database with another stack (two API instances on one database). */
   database?: TestDatabase;
+  /** Further modules hosted by the API process (e.g. the batch pipeline: IngestModule, ScorerModule). */
+  modules?: (Type | DynamicModule)[];
 }
 
 /** Boots the API in this process against real PostgreSQL; every test file gets its own stack. */
@@ -76,6 +79,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       engines: built.engines,
       logger,
       checks: { data_sets: () => built.dataReadiness() },
+      modules: options.modules,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.getHttpServer().address();

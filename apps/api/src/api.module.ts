@@ -1,13 +1,17 @@
-import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AccountsModule } from '@verity/accounts';
+import { BatchJobsModule, BatchPortsModule } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { HealthController, HealthRegistry } from '@verity/platform';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AdminGuard } from './auth/admin.guard';
+import { BatchController } from './batch/batch.controller';
+import { BatchDownloadService } from './batch/batch-download.service';
+import { BatchUploadService } from './batch/batch-upload.service';
 import { BillingService } from './billing/billing.service';
 import { AdminController } from './controllers/admin.controller';
 import { EmailController } from './controllers/email.controller';
-import { HealthController } from './controllers/health.controller';
 import { IpController } from './controllers/ip.controller';
 import { KeysController } from './controllers/keys.controller';
 import { PhoneController } from './controllers/phone.controller';
@@ -30,7 +34,7 @@ function createRateLimitStore(config: AppConfig): RateLimitStore {
 
 /** The public HTTP API. Expects CoreModule and EnginesModule from the composition root. */
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, BatchPortsModule.forRoot(), BatchJobsModule],
   controllers: [
     EmailController,
     PhoneController,
@@ -40,6 +44,7 @@ function createRateLimitStore(config: AppConfig): RateLimitStore {
     KeysController,
     AdminController,
     HealthController,
+    BatchController,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllErrorsFilter },
@@ -49,10 +54,22 @@ function createRateLimitStore(config: AppConfig): RateLimitStore {
     RateLimitGuard,
     BillingService,
     ApiMetrics,
+    BatchUploadService,
+    BatchDownloadService,
   ],
 })
-export class ApiModule implements OnApplicationShutdown {
-  constructor(@Inject(RATE_LIMIT_STORE) private readonly rateLimits: RateLimitStore) {}
+export class ApiModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(RATE_LIMIT_STORE) private readonly rateLimits: RateLimitStore,
+    private readonly health: HealthRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.health.register('rate_limit_store', async () => {
+      await this.rateLimits.ping();
+      return { ok: true };
+    });
+  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.rateLimits.close();

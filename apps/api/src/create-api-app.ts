@@ -13,6 +13,7 @@ import {
   type Engines,
 } from '@verity/platform';
 import { ApiModule } from './api.module';
+import { registerMultipart } from './batch/multipart.setup';
 import { requestIdOf } from './http/request-id';
 import { registerHttpMetrics } from './metrics/http-metrics.hook';
 import { setupOpenApi } from './openapi/openapi.setup';
@@ -57,6 +58,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
   // JSON only: any other body type is refused (415 → validation_error) instead of reaching
   // a route as a string.
   fastify.removeContentTypeParser(['text/plain']);
+  await registerMultipart(app, config);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     done();
@@ -77,6 +79,5 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
   const health = app.get(HealthRegistry);
   for (const [name, check] of Object.entries(options.checks ?? {})) health.register(name, check);
   setupOpenApi(app);
-  app.enableShutdownHooks();
   return app;
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { applyLedgerMovements, type LedgerMovement } from './ledger.sql';
+import { applyLedgerMovements, debitWholeGroup, type LedgerMovement } from './ledger.sql';
 
 interface PendingDebit extends LedgerMovement {
   resolve(balanceAfter: number): void;
@@ -83,7 +83,11 @@ export class CreditsService {
     const group = queue.splice(0, MAX_GROUP);
     if (queue.length === 0) this.pending.delete(accountId);
     try {
-      const { balanceBefore, outcomes } = await this.transactWithBalance(accountId, group);
+      // One round trip when the balance covers the whole group (the usual case); movement by
+      // movement in an explicit transaction only when some debits must be refused.
+      const { balanceBefore, outcomes } =
+        (await debitWholeGroup(this.db, accountId, group)) ??
+        (await this.transactWithBalance(accountId, group));
       let balance = balanceBefore;
       group.forEach((item, i) => {
         const after = outcomes[i];

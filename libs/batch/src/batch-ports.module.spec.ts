@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { APP_CONFIG, loadConfig } from '@verity/config';
+import { HealthRegistry } from '@verity/platform';
 import { LocalBlobStore } from './adapters/local.blob-store';
 import { MemoryJobQueue } from './adapters/memory.job-queue';
 import { MemoryRowBus } from './adapters/memory.row-bus';
@@ -19,8 +20,8 @@ describe('BatchPortsModule', () => {
     const config = loadConfig({ VERITY_HOME: home, NODE_ENV: 'test' });
     @Global() // as the host's CoreModule is
     @Module({
-      providers: [{ provide: APP_CONFIG, useValue: config }],
-      exports: [APP_CONFIG],
+      providers: [{ provide: APP_CONFIG, useValue: config }, HealthRegistry],
+      exports: [APP_CONFIG, HealthRegistry],
     })
     class ConfigHost {}
     @Module({ imports: [ConfigHost, BatchPortsModule.forRoot()] })
@@ -36,6 +37,13 @@ describe('BatchPortsModule', () => {
       assert.ok(blobs instanceof LocalBlobStore);
       await blobs.put('jobs/1/input.csv', Buffer.from('email\n'));
       assert.deepEqual(await blobs.head('jobs/1/input.csv'), { size: 6 });
+      const readiness = await app.get(HealthRegistry).run();
+      assert.equal(readiness.status, 'ready');
+      assert.deepEqual(Object.keys(readiness.checks).sort(), [
+        'blob_store',
+        'job_queue',
+        'row_bus',
+      ]);
     } finally {
       await app.close();
       await rm(home, { recursive: true, force: true });

@@ -4,8 +4,10 @@ import {
   Module,
   type DynamicModule,
   type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { HealthRegistry } from '@verity/platform';
 import { createBlobStore, createJobQueue, createRowBus } from './adapters/port.factory';
 import type { BlobStore } from './ports/blob-store.port';
 import type { JobQueue } from './ports/job-queue.port';
@@ -34,6 +36,36 @@ class BatchPortsShutdown implements OnApplicationShutdown {
   }
 }
 
+/** Readiness: /readyz reports whether the bus, the queue backend and the blob store answer. */
+@Injectable()
+class BatchPortsHealth implements OnModuleInit {
+  constructor(
+    @Inject(ROW_BUS) private readonly bus: RowBus,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    private readonly health: HealthRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    const check = (ping: () => Promise<void>) => async () => {
+      await ping();
+      return { ok: true };
+    };
+    this.health.register(
+      'row_bus',
+      check(() => this.bus.ping()),
+    );
+    this.health.register(
+      'job_queue',
+      check(() => this.queue.ping()),
+    );
+    this.health.register(
+      'blob_store',
+      check(() => this.blobs.ping()),
+    );
+  }
+}
+
 /**
  * Provides ROW_BUS, JOB_QUEUE and BLOB_STORE, chosen from APP_CONFIG (which the host module
  * must provide). Bull queues are created by the adapter, not @nestjs/bull: the backend is
@@ -59,6 +91,7 @@ export class BatchPortsModule {
           useFactory: (c: AppConfig) => createBlobStore(c),
         },
         BatchPortsShutdown,
+        BatchPortsHealth,
       ],
       exports: [ROW_BUS, JOB_QUEUE, BLOB_STORE],
     };

@@ -4,3 +4,4 @@ export * from './batch-ports.module';
 export * from './csv';
 export * from './signing';
 export * from './webhooks';
+export * from './jobs';

@@ -2,7 +2,14 @@ import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
-/** Opens a TypeORM data source on `url` and applies pending migrations. */
+/** Any fixed number: every Verity process takes this advisory lock to migrate. */
+const MIGRATION_LOCK = 7_302_011;
+
+/**
+ * Opens a TypeORM data source on `url` and applies pending migrations. Processes that boot
+ * together (api, ingest and scorers) serialise on a PostgreSQL advisory lock, so exactly one
+ * applies each migration and the others find nothing left to do.
+ */
 export async function openDatabase(url: string, poolSize: number): Promise<DataSource> {
   const dataSource = new DataSource({
     type: 'postgres',
@@ -15,6 +22,26 @@ export async function openDatabase(url: string, poolSize: number): Promise<DataS
     extra: { max: poolSize },
   });
   await dataSource.initialize();
-  await dataSource.runMigrations();
+  try {
+    await migrateUnderLock(dataSource);
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
   return dataSource;
+}
+
+async function migrateUnderLock(dataSource: DataSource): Promise<void> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.connect();
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await dataSource.runMigrations();
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    await runner.release();
+  }
 }

@@ -7,3 +7,4 @@ export { createLogger, PinoNestLogger, REDACTED_PATHS } from './logging/logger';
 export { buildEngines, type EnginesRuntime } from './runtime/engines.runtime';
 export { openDatabaseRuntime, type DatabaseRuntime } from './runtime/database.runtime';
 export { exitOnSignal } from './runtime/shutdown';
+export { HealthController } from './health/health.controller';

@@ -4,9 +4,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
 import {
+  batchNames,
+  type BatchNames,
   BLOB_STORE,
   BatchJobsService,
-  INGEST_QUEUE,
   JOB_QUEUE,
   UploadInspector,
   ingestJobId,
@@ -43,7 +44,8 @@ function checkType(value: string | undefined): BatchType {
   if (value === undefined || value === '') {
     throw new VerityError('validation_error', 'type is required: one of email, phone, ip');
   }
-  if (!isBatchType(value)) throw new VerityError('validation_error', 'type must be one of email, phone, ip');
+  if (!isBatchType(value))
+    throw new VerityError('validation_error', 'type must be one of email, phone, ip');
   return value;
 }
 
@@ -63,13 +65,21 @@ export class BatchUploadService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Topic, group and queue names (BATCH_NAMESPACE). */
+  private get names(): BatchNames {
+    return batchNames(this.config.BATCH_NAMESPACE);
+  }
+
   async create(
     principal: Principal,
     request: FastifyRequest,
   ): Promise<{ job: BatchJobRecord; created: boolean }> {
     const idempotencyKey = this.idempotencyKey(request);
     if (!request.isMultipart()) {
-      throw new VerityError('validation_error', 'Content-Type must be multipart/form-data with fields type and file');
+      throw new VerityError(
+        'validation_error',
+        'Content-Type must be multipart/form-data with fields type and file',
+      );
     }
     await this.jobs.assertCanStart(principal.accountId);
     const jobId = newJobId();
@@ -98,7 +108,10 @@ export class BatchUploadService {
       await this.enqueue(jobId);
       return outcome;
     } catch (error) {
-      if (stored) await this.blobs.delete(key).catch((e: unknown) => this.log.error(`cannot delete ${key}: ${String(e)}`));
+      if (stored)
+        await this.blobs
+          .delete(key)
+          .catch((e: unknown) => this.log.error(`cannot delete ${key}: ${String(e)}`));
       throw error;
     }
   }
@@ -106,9 +119,15 @@ export class BatchUploadService {
   /** Enqueue failures are not the client's problem: ingest's recovery sweep finds queued jobs. */
   private async enqueue(jobId: string): Promise<void> {
     try {
-      await this.queue.add(INGEST_QUEUE, { jobId }, { jobId: ingestJobId(jobId), attempts: 5, backoffMs: 2_000 });
+      await this.queue.add(
+        this.names.ingestQueue,
+        { jobId },
+        { jobId: ingestJobId(jobId), attempts: 5, backoffMs: 2_000 },
+      );
     } catch (error) {
-      this.log.warn(`job ${jobId} committed but not enqueued (recovery will pick it up): ${String(error)}`);
+      this.log.warn(
+        `job ${jobId} committed but not enqueued (recovery will pick it up): ${String(error)}`,
+      );
     }
   }
 
@@ -117,20 +136,30 @@ export class BatchUploadService {
     if (raw === undefined) return null;
     const value = Array.isArray(raw) ? raw[0] : raw;
     if (value === undefined || !IDEMPOTENCY_KEY.test(value)) {
-      throw new VerityError('validation_error', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+      throw new VerityError(
+        'validation_error',
+        'Idempotency-Key must be 1 to 255 printable ASCII characters',
+      );
     }
     return value;
   }
 
   /** Reads the parts in whatever order they come; the file is stored as soon as it arrives. */
-  private async receive(request: FastifyRequest, key: string, onStored: () => void): Promise<ReceivedUpload> {
+  private async receive(
+    request: FastifyRequest,
+    key: string,
+    onStored: () => void,
+  ): Promise<ReceivedUpload> {
     let type: string | undefined;
     let webhook: string | undefined;
     let file: { rows: number; sha256: string } | undefined;
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
-          throw new VerityError('validation_error', `unexpected file field "${part.fieldname}"; send the CSV as "file"`);
+          throw new VerityError(
+            'validation_error',
+            `unexpected file field "${part.fieldname}"; send the CSV as "file"`,
+          );
         }
         if (file) throw new VerityError('validation_error', 'send exactly one file');
         // Fields sent before the file are checked first, so a bad request is not uploaded.
@@ -141,13 +170,17 @@ export class BatchUploadService {
         continue;
       }
       const value = typeof part.value === 'string' ? part.value : '';
-      if (part.valueTruncated) throw new VerityError('validation_error', `field ${part.fieldname} is too long`);
+      if (part.valueTruncated)
+        throw new VerityError('validation_error', `field ${part.fieldname} is too long`);
       if (part.fieldname === 'type') type = value.trim();
       else if (part.fieldname === 'webhook_url') webhook = value.trim();
     }
     const checkedType = checkType(type);
     if (!file) throw new VerityError('validation_error', 'file is required: a single-column CSV');
-    const webhookUrl = webhook === undefined || webhook === '' ? null : validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE).toString();
+    const webhookUrl =
+      webhook === undefined || webhook === ''
+        ? null
+        : validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE).toString();
     return { type: checkedType, webhookUrl, ...file };
   }
 
@@ -164,13 +197,15 @@ export class BatchUploadService {
         callback(null, chunk);
       },
     });
-    let failure: unknown;
-    const fail = (error: unknown) => {
+    let failure: Error | undefined;
+    const fail = (error: Error) => {
       failure ??= error;
-      hasher.destroy(error instanceof Error ? error : new Error(String(error)));
+      hasher.destroy(error);
     };
-    source.once('error', fail);
-    inspector.once('error', fail);
+    source.on('error', fail);
+    inspector.on('error', fail);
+    // The blob store sees the failure through the stream it reads; `failure` tells which it was.
+    hasher.on('error', () => undefined);
     source.pipe(inspector).pipe(hasher);
     try {
       await this.blobs.upload(key, hasher);
@@ -181,7 +216,10 @@ export class BatchUploadService {
     }
     // busboy truncates at its own limit instead of failing; the inspector's limit is lower.
     if (failure === undefined && (source as Readable & { truncated?: boolean }).truncated) {
-      failure = new VerityError('payload_too_large', `file is larger than the limit of ${this.config.BATCH_MAX_BYTES} bytes`);
+      failure = new VerityError(
+        'payload_too_large',
+        `file is larger than the limit of ${this.config.BATCH_MAX_BYTES} bytes`,
+      );
     }
     if (failure !== undefined) {
       await this.blobs.delete(key);

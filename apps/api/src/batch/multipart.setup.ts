@@ -7,7 +7,10 @@ import type { AppConfig } from '@verity/config';
  * the file part goes straight to the blob store. busboy's own file limit is one byte above
  * BATCH_MAX_BYTES so the upload inspector, which counts the same bytes, reports the 413.
  */
-export async function registerMultipart(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+export async function registerMultipart(
+  app: NestFastifyApplication,
+  config: AppConfig,
+): Promise<void> {
   await app.register(fastifyMultipart, {
     limits: {
       files: 1,
@@ -18,6 +21,7 @@ export async function registerMultipart(app: NestFastifyApplication, config: App
       headerPairs: 100,
     },
     // A part named "file" is the upload even without a filename, so it is always streamed.
-    isPartAFile: (fieldName, _contentType, fileName) => fieldName === 'file' || fileName !== undefined,
+    isPartAFile: (fieldName, _contentType, fileName) =>
+      fieldName === 'file' || fileName !== undefined,
   });
 }

@@ -36,6 +36,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return Promise.resolve(decision);
   }
 
+  ping(): Promise<void> {
+    return Promise.resolve();
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }

@@ -12,6 +12,8 @@ export interface RateLimitDecision {
 /** A token bucket per key: `burst` capacity, refilled at `ratePerSecond`. */
 export interface RateLimitStore {
   take(key: string): Promise<RateLimitDecision>;
+  /** Readiness: resolves when the store answers. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

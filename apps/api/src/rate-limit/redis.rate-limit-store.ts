@@ -58,6 +58,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     };
   }
 
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
     await this.redis.quit().catch(() => undefined);
   }

@@ -4,6 +4,8 @@ import type { AppConfig } from '@verity/config';
 import { createMetrics } from '@verity/observability';
 import { buildEngines, createLogger, exitOnSignal, openDatabaseRuntime } from '@verity/platform';
 import { createApiApp } from '../../../api/src/create-api-app';
+import { IngestModule } from '../../../ingest/src/ingest.module';
+import { ScorerModule } from '../../../scorer/src/scorer.module';
 
 /**
  * `verity start`: the whole service in one process (API, and the batch modules given), on the
@@ -12,7 +14,8 @@ import { createApiApp } from '../../../api/src/create-api-app';
  */
 export async function startCommand(
   config: AppConfig,
-  modules: (Type | DynamicModule)[] = [],
+  // The batch pipeline (splitter, assembler, webhooks, scorer) shares the process and its ports.
+  modules: (Type | DynamicModule)[] = [IngestModule, ScorerModule],
 ): Promise<void> {
   const logger = createLogger(config, 'verity');
   const database = await openDatabaseRuntime(config, logger);

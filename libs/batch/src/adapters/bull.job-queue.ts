@@ -14,6 +14,9 @@ import {
   KEEP_FAILED_SECONDS,
 } from './job-retention';
 
+/** Queue whose connection answers readiness pings when no other queue was opened yet. */
+const PING_QUEUE = 'verity-health';
+
 /** Bull's name for unnamed jobs; every job of ours carries it. */
 const JOB_NAME = '__default__';
 
@@ -90,6 +93,12 @@ export class BullJobQueue implements JobQueue {
   /** Removes every job of the queues this instance created (test and tooling clean-up). */
   async obliterateCreated(): Promise<void> {
     for (const q of this.created) await q.obliterate({ force: true });
+  }
+
+  /** Asks Redis through the connection of any queue in use (or a dedicated one). */
+  async ping(): Promise<void> {
+    const q = this.queues.values().next().value ?? this.queue(PING_QUEUE);
+    await q.client.ping();
   }
 
   async close(): Promise<void> {

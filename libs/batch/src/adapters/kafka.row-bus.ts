@@ -254,6 +254,10 @@ export class KafkaRowBus implements RowBus {
     this.created.clear();
   }
 
+  async ping(): Promise<void> {
+    await (await this.adminClient()).describeCluster();
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     const clients = [this.producer, this.admin];

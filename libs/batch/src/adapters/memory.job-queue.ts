@@ -95,6 +95,10 @@ export class MemoryJobQueue implements JobQueue {
     this.pump(queue);
   }
 
+  ping(): Promise<void> {
+    return this.closed ? Promise.reject(new Error('job queue is closed')) : Promise.resolve();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);

@@ -223,6 +223,10 @@ export class MemoryRowBus implements RowBus {
     }));
   }
 
+  ping(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
   }

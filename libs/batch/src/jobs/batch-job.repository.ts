@@ -21,8 +21,8 @@ type Db = DataSource | EntityManager | QueryRunner;
 async function one(db: Db, sql: string, params: unknown[]): Promise<BatchJobRecord | null> {
   const result = (await db.query(sql, params)) as BatchJobRow[] | [BatchJobRow[], number];
   // UPDATE ... RETURNING comes back from TypeORM's pg driver as [rows, affected].
-  const rows = Array.isArray(result[0]) ? (result[0] as BatchJobRow[]) : (result as BatchJobRow[]);
-  return rows.length > 0 ? toRecord(rows[0]!) : null;
+  const rows = Array.isArray(result[0]) ? result[0] : (result as BatchJobRow[]);
+  return rows.length > 0 ? toRecord(rows[0]) : null;
 }
 
 /**
@@ -35,13 +35,27 @@ export class BatchJobRepository {
   constructor(private readonly db: DataSource) {}
 
   /** A tenant's job, or null for an unknown id or another account's job. */
-  findForAccount(accountId: string, jobId: string, db: Db = this.db): Promise<BatchJobRecord | null> {
-    return one(db, 'SELECT * FROM batch_jobs WHERE id = $1 AND account_id = $2', [jobId, accountId]);
+  findForAccount(
+    accountId: string,
+    jobId: string,
+    db: Db = this.db,
+  ): Promise<BatchJobRecord | null> {
+    return one(db, 'SELECT * FROM batch_jobs WHERE id = $1 AND account_id = $2', [
+      jobId,
+      accountId,
+    ]);
   }
 
   /** A tenant's job created with `key` as Idempotency-Key. */
-  findByIdempotencyKey(accountId: string, key: string, db: Db = this.db): Promise<BatchJobRecord | null> {
-    return one(db, 'SELECT * FROM batch_jobs WHERE account_id = $1 AND idempotency_key = $2', [accountId, key]);
+  findByIdempotencyKey(
+    accountId: string,
+    key: string,
+    db: Db = this.db,
+  ): Promise<BatchJobRecord | null> {
+    return one(db, 'SELECT * FROM batch_jobs WHERE account_id = $1 AND idempotency_key = $2', [
+      accountId,
+      key,
+    ]);
   }
 
   /** Queued or processing jobs of a tenant. */
@@ -138,7 +152,12 @@ export class BatchJobRepository {
   }
 
   /** → failed, with the refunded row count (inside the refund's transaction). */
-  async markFailed(jobId: string, refundedRows: number, reason: string, db: Db): Promise<BatchJobRecord | null> {
+  async markFailed(
+    jobId: string,
+    refundedRows: number,
+    reason: string,
+    db: Db,
+  ): Promise<BatchJobRecord | null> {
     return one(
       db,
       `UPDATE batch_jobs SET status = 'failed', refunded_rows = $2, failure_reason = $3,
@@ -150,21 +169,22 @@ export class BatchJobRepository {
 
   /** Jobs to hand to the splitter again: queued for longer than `queuedMs`, or processing without progress for `stallMs`. */
   async findAbandoned(queuedMs: number, stallMs: number, limit = 500): Promise<string[]> {
-    const rows = (await this.db.query(
+    const rows = await this.db.query<{ id: string }[]>(
       `SELECT id FROM batch_jobs
        WHERE (status = 'queued' AND updated_at < now() - ($1::int * interval '1 millisecond'))
           OR (status = 'processing' AND updated_at < now() - ($2::int * interval '1 millisecond'))
        ORDER BY created_at LIMIT $3`,
       [queuedMs, stallMs, limit],
-    )) as { id: string }[];
+    );
     return rows.map((r) => r.id);
   }
 
   /** The per-account webhook signing secret. */
   async webhookSecretOf(accountId: string): Promise<string | null> {
-    const rows = (await this.db.query('SELECT webhook_secret FROM accounts WHERE id = $1', [accountId])) as {
-      webhook_secret: string;
-    }[];
+    const rows = await this.db.query<{ webhook_secret: string }[]>(
+      'SELECT webhook_secret FROM accounts WHERE id = $1',
+      [accountId],
+    );
     return rows[0]?.webhook_secret ?? null;
   }
 }

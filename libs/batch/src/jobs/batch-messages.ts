@@ -18,7 +18,12 @@ export type ChunkMessage = z.infer<typeof chunkMessage>;
 
 const progressMessage = z.discriminatedUnion('kind', [
   // The splitter emitted every chunk: there are `chunks` of them.
-  z.object({ v: z.literal(1), kind: z.literal('split'), jobId: z.string().min(1), chunks: z.number().int().min(1) }),
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('split'),
+    jobId: z.string().min(1),
+    chunks: z.number().int().min(1),
+  }),
   // A scorer stored the part of chunk `chunkNo` (`rows` rows).
   z.object({
     v: z.literal(1),

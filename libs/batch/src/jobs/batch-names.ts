@@ -1,15 +1,31 @@
-/** Bull queue that hands a new job to the splitter. */
-export const INGEST_QUEUE = 'ingest';
-/** Bull queue of webhook deliveries. */
-export const WEBHOOKS_QUEUE = 'webhooks';
-/** Row chunks from the splitter to the scorers. */
-export const CHUNKS_TOPIC = 'verity.batch.chunks';
-/** Split and chunk-completion reports to the assembler, keyed by job id (one partition per job). */
-export const PROGRESS_TOPIC = 'verity.batch.progress';
-/** Consumer group of the scorers on {@link CHUNKS_TOPIC}. */
-export const SCORER_GROUP = 'verity-scorers';
-/** Consumer group of the assembler on {@link PROGRESS_TOPIC}. */
-export const ASSEMBLER_GROUP = 'verity-assembler';
+/** Queue, topic and consumer-group names of the batch pipeline. */
+export interface BatchNames {
+  /** Bull queue that hands a new job to the splitter. */
+  ingestQueue: string;
+  /** Bull queue of webhook deliveries. */
+  webhooksQueue: string;
+  /** Row chunks from the splitter to the scorers. */
+  chunksTopic: string;
+  /** Split and chunk-completion reports to the assembler, keyed by job id (one partition per job). */
+  progressTopic: string;
+  /** Consumer group of the scorers on the chunks topic. */
+  scorerGroup: string;
+  /** Consumer group of the assembler on the progress topic. */
+  assemblerGroup: string;
+}
+
+/** The names, prefixed by BATCH_NAMESPACE when set (shared Kafka/Redis between installations). */
+export function batchNames(namespace?: string): BatchNames {
+  const p = namespace ? `${namespace}.` : '';
+  return {
+    ingestQueue: `${p}ingest`,
+    webhooksQueue: `${p}webhooks`,
+    chunksTopic: `${p}verity.batch.chunks`,
+    progressTopic: `${p}verity.batch.progress`,
+    scorerGroup: `${p}verity-scorers`,
+    assemblerGroup: `${p}verity-assembler`,
+  };
+}
 
 /** Where a job's upload is kept until the job ends. */
 export function uploadKey(jobId: string): string {

@@ -29,13 +29,14 @@ export class SigningSecretProvider {
   }
 
   private async loadOrCreate(): Promise<string> {
-    await this.db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
-      SETTING_KEY,
-      randomBytes(32).toString('base64url'),
-    ]);
-    const rows = (await this.db.query('SELECT value FROM settings WHERE key = $1', [SETTING_KEY])) as {
-      value: string;
-    }[];
-    return rows[0]!.value;
+    await this.db.query(
+      'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
+      [SETTING_KEY, randomBytes(32).toString('base64url')],
+    );
+    const rows = await this.db.query<{ value: string }[]>(
+      'SELECT value FROM settings WHERE key = $1',
+      [SETTING_KEY],
+    );
+    return rows[0].value;
   }
 }

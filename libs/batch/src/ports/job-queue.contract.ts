@@ -24,6 +24,10 @@ export function jobQueueContract<Q extends JobQueue>(
     });
     after(() => harness.dispose(jq));
 
+    it('answers a readiness ping', { timeout }, async () => {
+      await jq.ping();
+    });
+
     it('runs jobs with their payload, at most `concurrency` at once', { timeout }, async () => {
       const queue = uniqueName('run');
       const gate = deferred();

@@ -46,6 +46,8 @@ export interface JobQueue {
     handler: JobHandler<T>,
     onFailed?: JobFailedHook<T>,
   ): Promise<void>;
+  /** Resolves when the queue's backend answers (readiness); rejects when it cannot be reached. */
+  ping(): Promise<void>;
   /** Stops taking jobs, waits for in-flight handlers, releases connections. */
   close(): Promise<void>;
 }

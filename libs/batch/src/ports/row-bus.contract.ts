@@ -43,6 +43,10 @@ export function rowBusContract<B extends RowBus>(
       await harness.dispose(bus);
     });
 
+    it('answers a readiness ping', { timeout }, async () => {
+      await bus.ping();
+    });
+
     it('keeps order per partition and routes a key to one partition', { timeout }, async () => {
       const topic = uniqueName('order');
       await bus.ensureTopic(topic, 3);

@@ -58,6 +58,8 @@ export interface RowBus {
   ): Promise<Subscription>;
   /** Per-partition lag of `group` on `topic` (end offset minus committed offset). */
   lag(group: string, topic: string): Promise<PartitionLag[]>;
+  /** Resolves when the bus answers (readiness); rejects when it cannot be reached. */
+  ping(): Promise<void>;
   /** Stops every subscription and releases connections. */
   close(): Promise<void>;
 }

@@ -24,6 +24,14 @@ export const batchSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: envBool(false),
   WEBHOOK_TIMEOUT_MS: envInt(10_000),
   WEBHOOK_MAX_ATTEMPTS: envInt(8),
+  /**
+   * Prefix of the batch topics, consumer groups and queue names, so several installations (or
+   * test runs) can share one Kafka and one Redis: `acme` gives `acme.verity.batch.chunks`.
+   */
+  BATCH_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _ only')
+    .optional(),
   /** Base of the webhook retry backoff (Bull exponential): 30 s, 1 min, 2 min, ... */
   WEBHOOK_RETRY_BASE_MS: envInt(30_000),
   /** Queued or processing jobs one account may have at once; more is 429 rate_limited. */

@@ -1,45 +1,70 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UpstreamUnavailableError } from '@verity/common';
+import type { AsnRecord, ParsedIp } from '@verity/validation';
+import { AsnCsvParser } from './asn-csv.parser';
+import { AsnIndex, serializeAsnIndex } from './asn-index';
 import {
-  IpRangeTable,
-  parseBounds,
-  type AsnRecord,
-  type IpRange,
-  type ParsedIp,
-} from '@verity/validation';
+  asnCacheName,
+  asnSourceKey,
+  readCachedAsnIndex,
+  writeCachedAsnIndex,
+} from './asn-index.cache';
 import { freshness, type DataSourceStatus } from './data-source.status';
+
+/** How the last load got its index: from a cache file, or by parsing the CSV. */
+export type AsnIndexOrigin = 'cache' | 'csv';
 
 /**
  * ip-location-db ASN CSV (`first,last,asn,org`; Route Views + RIR + DB-IP data, CC BY 4.0),
- * loaded into a sorted range table. In a folder, the `*-num.csv` variants (addresses as
+ * served from a binary range index (asn-index.ts). Parsing ~500k CSV rows takes seconds, so
+ * the index is built once per source version and cached (asn-index.cache.ts); later starts
+ * and reloads read it in milliseconds. In a folder, the `*-num.csv` variants (addresses as
  * decimal integers) are preferred: they parse several times faster than address text.
  */
 export class AsnCsvSource {
-  private table: IpRangeTable<AsnRecord> | null = null;
+  private index: AsnIndex | null = null;
   private loadedAt: Date | null = null;
   private mtime: Date | null = null;
   private error: string | null = null;
   private missing = false;
+  /** Where the current index came from, for diagnostics and tests. */
+  origin: AsnIndexOrigin | null = null;
 
+  /**
+   * @param cacheDirs where to look for / write the binary index (see asnCacheDirs); empty
+   *   disables caching.
+   */
   constructor(
     readonly path: string,
     private readonly maxAgeMs: number,
+    private readonly cacheDirs: readonly string[] = [],
   ) {}
 
   async load(): Promise<void> {
     try {
       const files = await csvFiles(this.path);
-      const orgs = new Map<string, string>();
-      const entries: [IpRange, AsnRecord][] = [];
       let newest = 0;
-      for (const file of files) {
-        const text = await readFile(file, 'utf8');
-        newest = Math.max(newest, (await stat(file)).mtimeMs);
-        parseAsnCsv(text, orgs, entries);
+      for (const f of files) newest = Math.max(newest, (await stat(f)).mtimeMs);
+      const key = await asnSourceKey(files);
+      const name = asnCacheName(this.path);
+      const cached = await readCachedAsnIndex(this.cacheDirs, name, key);
+      let index: AsnIndex;
+      if (cached !== null) {
+        index = cached.index;
+        this.origin = 'cache';
+      } else {
+        const parser = new AsnCsvParser();
+        for (const file of files) await parser.add(await readFile(file, 'utf8'));
+        if (parser.rows === 0) throw new Error('no ASN rows parsed');
+        const bytes = serializeAsnIndex(parser.result(), key);
+        const built = AsnIndex.fromBytes(bytes, key);
+        if (built === null) throw new Error('ASN index failed its own consistency check');
+        index = built;
+        this.origin = 'csv';
+        await writeCachedAsnIndex(this.cacheDirs, name, bytes);
       }
-      if (entries.length === 0) throw new Error('no ASN rows parsed');
-      this.table = IpRangeTable.from(entries);
+      this.index = index;
       this.mtime = new Date(newest);
       this.loadedAt = new Date();
       this.error = null;
@@ -67,13 +92,13 @@ export class AsnCsvSource {
 
   /** Record for the address, or null. Throws UpstreamUnavailableError when nothing is loaded. */
   get(ip: ParsedIp): AsnRecord | null {
-    const table = this.table;
-    if (table === null) throw new UpstreamUnavailableError('IP database is unavailable');
-    return table.get(ip);
+    const index = this.index;
+    if (index === null) throw new UpstreamUnavailableError('IP database is unavailable');
+    return index.get(ip);
   }
 
   status(now = Date.now()): DataSourceStatus {
-    const loaded = this.table !== null;
+    const loaded = this.index !== null;
     // npm tarballs carry a fixed 1985 mtime, so the file time says nothing about data age here.
     const f = freshness(null, this.maxAgeMs, now);
     return {
@@ -82,7 +107,7 @@ export class AsnCsvSource {
       status: !loaded ? (this.missing ? 'missing' : 'error') : 'loaded',
       required: true,
       path: this.path,
-      entries: this.table?.size ?? null,
+      entries: this.index?.size ?? null,
       loaded_at: this.loadedAt?.toISOString() ?? null,
       data_time: null,
       file_mtime: this.mtime?.toISOString() ?? null,
@@ -92,7 +117,8 @@ export class AsnCsvSource {
   }
 }
 
-async function csvFiles(path: string): Promise<string[]> {
+/** The CSV files of a source path: the file itself, or a folder's `*-num.csv` (else `*.csv`). */
+export async function csvFiles(path: string): Promise<string[]> {
   const info = await stat(path);
   if (!info.isDirectory()) return [path];
   const all = (await readdir(path)).filter((f) => f.endsWith('.csv')).sort();
@@ -100,68 +126,4 @@ async function csvFiles(path: string): Promise<string[]> {
   const chosen = num.length > 0 ? num : all;
   if (chosen.length === 0) throw new Error('no .csv file in folder');
   return chosen.map((f) => join(path, f));
-}
-
-/** Appends the rows of one CSV; org names are interned (a few thousand distinct across ~500k rows). */
-export function parseAsnCsv(
-  text: string,
-  orgs: Map<string, string>,
-  out: [IpRange, AsnRecord][],
-): void {
-  const records = new Map<string, AsnRecord>();
-  let pos = 0;
-  while (pos < text.length) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    const line = text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl);
-    pos = nl + 1;
-    const c1 = line.indexOf(',');
-    const c2 = line.indexOf(',', c1 + 1);
-    const c3 = line.indexOf(',', c2 + 1);
-    if (c1 < 0 || c2 < 0) continue;
-    const range = toRange(line.slice(0, c1), line.slice(c1 + 1, c2));
-    if (range === null) continue;
-    const asnText = c3 < 0 ? line.slice(c2 + 1) : line.slice(c2 + 1, c3);
-    let org = c3 < 0 ? '' : line.slice(c3 + 1);
-    if (org.startsWith('"') && org.endsWith('"')) org = org.slice(1, -1).replace(/""/g, '"');
-    const key = `${asnText}\u0000${org}`;
-    let rec = records.get(key);
-    if (rec === undefined) {
-      const interned = orgs.get(org) ?? org;
-      orgs.set(org, interned);
-      const asn = Number(asnText);
-      rec = {
-        asn: Number.isInteger(asn) && asn > 0 ? asn : null,
-        org: interned === '' ? null : interned,
-      };
-      records.set(key, rec);
-    }
-    out.push([range, rec]);
-  }
-}
-
-const V4_MAX = 0xffffffff;
-
-function toRange(first: string, last: string): IpRange | null {
-  if (isDigits(first) && isDigits(last)) {
-    // *-num.csv: IPv4 rows fit in a uint32; anything larger is an IPv6 row.
-    if (first.length <= 10 && last.length <= 10) {
-      const s = Number(first);
-      const e = Number(last);
-      if (e <= V4_MAX && s <= e) return { version: 4, start: s, end: e };
-    }
-    const s = BigInt(first);
-    const e = BigInt(last);
-    return s <= e ? { version: 6, start: s, end: e } : null;
-  }
-  return parseBounds(first, last);
-}
-
-function isDigits(s: string): boolean {
-  if (s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
 }

@@ -8,6 +8,7 @@ import {
   type IpEngine,
 } from '@verity/validation';
 import { AsnCsvSource } from './asn-csv.source';
+import { asnCacheDirs } from './asn-index.cache';
 import type { DataSourceStatus } from './data-source.status';
 import { anonymousFromRecord, asnFromRecord, geoFromRecord } from './ip-record.mapping';
 import { bundledDataDir, resolveIpPaths } from './ip-data.paths';
@@ -53,14 +54,21 @@ export async function buildIpEngine(
   );
 
   const dbMaxAge = config.IP_DB_MAX_AGE_DAYS * DAY_MS;
-  const city = new MmdbSource('city-db', 'city-db', paths.cityDb, true, dbMaxAge);
+  const city = new MmdbSource('city-db', 'city-db', paths.cityDb, true, dbMaxAge, geoFromRecord);
   const asnSource = isMmdb(paths.asnDb)
-    ? new MmdbSource('asn-db', 'asn-db', paths.asnDb, true, dbMaxAge)
-    : new AsnCsvSource(paths.asnDb, dbMaxAge);
+    ? new MmdbSource('asn-db', 'asn-db', paths.asnDb, true, dbMaxAge, asnFromRecord)
+    : new AsnCsvSource(paths.asnDb, dbMaxAge, asnCacheDirs(paths.asnDb, paths.dataDir));
   const anon =
     paths.anonymousDb === null
       ? null
-      : new MmdbSource('anonymous-db', 'anonymous-db', paths.anonymousDb, false, dbMaxAge);
+      : new MmdbSource(
+          'anonymous-db',
+          'anonymous-db',
+          paths.anonymousDb,
+          false,
+          dbMaxAge,
+          anonymousFromRecord,
+        );
   const lists = new OpenDataLists(
     paths.dataDir,
     listSources(config),
@@ -71,13 +79,11 @@ export async function buildIpEngine(
   await Promise.all(dbs.map((d) => d.load()));
   await lists.loadAll();
 
-  const geo: GeoLookup = { geo: (ip) => geoFromRecord(city.get(ip)) };
-  const asn: AsnLookup =
-    asnSource instanceof MmdbSource
-      ? { asn: (ip) => asnFromRecord(asnSource.get(ip)) }
-      : { asn: (ip) => asnSource.get(ip) };
+  // Each source maps and caches its records itself; these adapters only rename the method.
+  const geo: GeoLookup = { geo: (ip) => city.get(ip) };
+  const asn: AsnLookup = { asn: (ip) => asnSource.get(ip) };
   const anonymous: AnonymousLookup | undefined = anon
-    ? { anonymous: (ip) => anonymousFromRecord(anon.get(ip)) }
+    ? { anonymous: (ip) => anon.get(ip) }
     : undefined;
   const engine = createIpEngine({ geo, asn, anonymous, lists });
 

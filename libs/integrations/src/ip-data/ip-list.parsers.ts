@@ -21,7 +21,7 @@ export function parseLineList(text: string): ParsedList {
   let invalid = 0;
   let lines = 0;
   for (const raw of text.split('\n')) {
-    const token = stripComment(raw).split(/\s+/)[0] ?? '';
+    const token = firstToken(raw);
     if (token === '') continue;
     lines++;
     const r = parseCidr(token);
@@ -37,7 +37,7 @@ export function parseAsnList(text: string): ParsedList {
   let invalid = 0;
   let lines = 0;
   for (const raw of text.split('\n')) {
-    const token = stripComment(raw).split(/\s+/)[0] ?? '';
+    const token = firstToken(raw);
     if (token === '') continue;
     lines++;
     const m = /^(?:AS)?(\d{1,10})$/i.exec(token);
@@ -96,11 +96,33 @@ export function validateList(parsed: ParsedList): string | null {
   return null;
 }
 
-function stripComment(line: string): string {
-  const hash = line.indexOf('#');
-  const semi = line.indexOf(';');
-  let end = line.length;
-  if (hash >= 0) end = hash;
-  if (semi >= 0 && semi < end) end = semi;
-  return line.slice(0, end).trim();
+/** JavaScript's `\s`: the separators a line list may use. */
+function isSpace(c: number): boolean {
+  return (
+    (c >= 9 && c <= 13) ||
+    c === 32 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** The first whitespace-separated token before any `#` or `;` comment ('' if none). */
+export function firstToken(line: string): string {
+  const n = line.length;
+  let i = 0;
+  while (i < n && isSpace(line.charCodeAt(i))) i++;
+  let j = i;
+  while (j < n) {
+    const c = line.charCodeAt(j);
+    if (c === 35 || c === 59 || isSpace(c)) break;
+    j++;
+  }
+  return line.slice(i, j);
 }

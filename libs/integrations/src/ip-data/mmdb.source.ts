@@ -1,26 +1,40 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import maxmind, { type Reader, type Response } from 'maxmind';
+import { Reader, type Response } from 'maxmind';
 import { UpstreamUnavailableError } from '@verity/common';
 import type { ParsedIp } from '@verity/validation';
 import { freshness, type DataSourceStatus } from './data-source.status';
+import { MMDB_NOT_FOUND, MmdbTree } from './mmdb.tree';
 
-interface OpenReader {
+/** mmdb-lib's Reader decodes a record value with this (TS-private) method; see openReader. */
+type DecodePointer = (pointer: number) => unknown;
+
+interface OpenReader<T> {
   readonly reader: Reader<Response>;
+  /** Direct tree walk + decoder, or null to fall back to reader.get(text). */
+  readonly tree: MmdbTree | null;
+  readonly decode: DecodePointer | null;
+  /** Mapped records by record value; a reload opens a new reader, so it never goes stale. */
+  readonly mapped: Map<number, T | null>;
   readonly ipVersion: number;
   readonly path: string;
 }
 
-/** Decoded-record cache size per reader (keyed by data offset, so it holds distinct records). */
-const RECORD_CACHE = 20_000;
+/**
+ * Bound on mapped records cached per file. Keys are distinct data records (GeoLite2 City has
+ * ~150k), not addresses, so the bound is rarely reached; when it is the map is simply cleared.
+ */
+const MAPPED_CACHE_MAX = 250_000;
 
 /**
  * One MMDB database: a single .mmdb file (MaxMind) or a folder of them (ip-location-db
- * ships IPv4 and IPv6 as two files). Readers are swapped whole on reload, so lookups in
- * flight never see a half-loaded database.
+ * ships IPv4 and IPv6 as two files). Each record is mapped once by `map` (e.g. a GeoLite2
+ * record to { country, city }) and the mapped value cached by its data-section pointer, so a
+ * lookup is a tree walk on the parsed address plus a Map hit. Readers are swapped whole on
+ * reload, so lookups in flight never see a half-loaded database.
  */
-export class MmdbSource {
-  private readers: readonly OpenReader[] = [];
+export class MmdbSource<T> {
+  private readers: readonly OpenReader<T>[] = [];
   private loadedAt: Date | null = null;
   private buildTime: Date | null = null;
   private mtime: Date | null = null;
@@ -34,6 +48,7 @@ export class MmdbSource {
     readonly path: string,
     private readonly required: boolean,
     private readonly maxAgeMs: number,
+    private readonly map: (record: unknown) => T | null,
   ) {}
 
   /** (Re)opens the database; on failure keeps the previous readers if any and records the error. */
@@ -47,11 +62,10 @@ export class MmdbSource {
             .map((f) => join(this.path, f))
         : [this.path];
       if (files.length === 0) throw new Error('no .mmdb file in folder');
-      const opened: OpenReader[] = [];
+      const opened: OpenReader<T>[] = [];
       let newest = 0;
       for (const file of files) {
-        const reader = await maxmind.open<Response>(file, { cache: { max: RECORD_CACHE } });
-        opened.push({ reader, ipVersion: reader.metadata.ipVersion, path: file });
+        opened.push(openReader<T>(file, await readFile(file)));
         newest = Math.max(newest, (await stat(file)).mtimeMs);
       }
       // IPv4-only files first so an IPv4 lookup hits them before any IPv6 file.
@@ -86,22 +100,33 @@ export class MmdbSource {
     return this.mtime?.getTime() ?? null;
   }
 
-  /** Record for the address, or null. Throws UpstreamUnavailableError when nothing is loaded. */
-  get(ip: ParsedIp): unknown {
+  /** Mapped record for the address, or null. Throws UpstreamUnavailableError when nothing is loaded. */
+  get(ip: ParsedIp): T | null {
     const readers = this.readers;
     if (readers.length === 0) throw new UpstreamUnavailableError('IP database is unavailable');
-    for (const r of readers) {
+    for (let i = 0; i < readers.length; i++) {
+      const r = readers[i];
       // An IPv4-only tree would misread the first 32 bits of an IPv6 address.
       if (ip.version === 6 && r.ipVersion === 4) continue;
-      let rec: unknown;
       try {
-        rec = r.reader.get(ip.text);
+        if (r.tree === null || r.decode === null) {
+          const rec: unknown = r.reader.get(ip.text);
+          if (rec !== null) return this.map(rec);
+          continue;
+        }
+        const pointer = ip.version === 4 ? r.tree.findV4(ip.v4) : r.tree.findV6(ip.words);
+        if (pointer === MMDB_NOT_FOUND) continue;
+        const hit = r.mapped.get(pointer);
+        if (hit !== undefined) return hit;
+        const value = this.map(r.decode(pointer));
+        if (r.mapped.size >= MAPPED_CACHE_MAX) r.mapped.clear();
+        r.mapped.set(pointer, value);
+        return value;
       } catch (e) {
         // A corrupt tree or data section: the database cannot answer, which is a 503, not a 500.
         this.error = `lookup failed: ${e instanceof Error ? e.message : String(e)}`;
         throw new UpstreamUnavailableError('IP database is unavailable');
       }
-      if (rec !== null) return rec;
     }
     return null;
   }
@@ -124,4 +149,25 @@ export class MmdbSource {
       error: this.error,
     };
   }
+}
+
+/**
+ * Opens one file with the maxmind (mmdb-lib) Reader, which validates the metadata and decodes
+ * records. The tree walk is ours (MmdbTree); decoding a record value goes through the reader's
+ * `resolveDataPointer`, private in its typings but the very method its own get() uses. If a
+ * future mmdb-lib drops it, lookups fall back to reader.get(text): slower, same answers.
+ */
+function openReader<T>(path: string, db: Buffer): OpenReader<T> {
+  const reader = new Reader<Response>(db);
+  const { metadata } = reader;
+  const resolve = (reader as unknown as { resolveDataPointer?: unknown }).resolveDataPointer;
+  const decode = typeof resolve === 'function' ? (resolve as DecodePointer).bind(reader) : null;
+  return {
+    reader,
+    tree: decode === null ? null : new MmdbTree(db, metadata),
+    decode,
+    mapped: new Map(),
+    ipVersion: metadata.ipVersion,
+    path,
+  };
 }

@@ -25,6 +25,7 @@ export class MmdbTree {
   private readonly treeBytes: number;
   /** Node where IPv4 lookups start: 0 in an IPv4 tree, the node at ::/96 in an IPv6 tree. */
   private readonly ipv4Start: number;
+  private readonly corrupt: boolean;
 
   constructor(
     private readonly db: Uint8Array,
@@ -37,9 +38,11 @@ export class MmdbTree {
     this.recordSize = recordSize;
     this.nodeBytes = recordSize / 4;
     this.treeBytes = nodeCount * this.nodeBytes;
-    if (this.treeBytes > db.length) throw new Error('MMDB search tree larger than the file');
+    // A tree claiming more nodes than the file holds is corrupt; the reader still opens (its
+    // metadata parses), so the file shows as loaded and every lookup fails as a 503.
+    this.corrupt = this.treeBytes > db.length;
     let node = 0;
-    if (shape.ipVersion === 6) {
+    if (shape.ipVersion === 6 && !this.corrupt) {
       for (let i = 0; i < 96 && node < nodeCount; i++) node = this.record(node, 0);
     }
     this.ipv4Start = node;
@@ -65,6 +68,7 @@ export class MmdbTree {
 
   /** Record value for an IPv4 address (uint32), or MMDB_NOT_FOUND. */
   findV4(v4: number): number {
+    if (this.corrupt) throw new Error('MMDB search tree larger than the file');
     const nodeCount = this.nodeCount;
     let node = this.ipv4Start;
     for (let depth = 0; depth < 32 && node < nodeCount; depth++) {
@@ -75,6 +79,7 @@ export class MmdbTree {
 
   /** Record value for an IPv6 address, or MMDB_NOT_FOUND. Only valid on an IPv6 tree. */
   findV6(w: Ipv6Words): number {
+    if (this.corrupt) throw new Error('MMDB search tree larger than the file');
     const nodeCount = this.nodeCount;
     let node = 0;
     for (let depth = 0; depth < 128 && node < nodeCount; depth++) {

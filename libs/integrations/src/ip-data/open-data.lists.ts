@@ -22,7 +22,6 @@ interface Loaded {
 }
 
 type Kind = ListSource['kind'];
-const KINDS: readonly Kind[] = ['tor', 'vpn', 'proxy', 'datacenter', 'blocklist'];
 
 /**
  * The open-data lists as one IpListSet. Each kind is one merged range set, rebuilt and swapped
@@ -32,8 +31,7 @@ const KINDS: readonly Kind[] = ['tor', 'vpn', 'proxy', 'datacenter', 'blocklist'
  */
 export class OpenDataLists implements IpListSet {
   private readonly loaded = new Map<string, Loaded>();
-  private sets = new Map<Kind, IpRangeSet>();
-  private asnSets = new Map<Kind, ReadonlySet<number>>();
+  private sets: KindSets = EMPTY_SETS;
 
   constructor(
     private readonly dataDir: string,
@@ -62,14 +60,12 @@ export class OpenDataLists implements IpListSet {
   }
 
   match(ip: ParsedIp, asn: number | null): ListMatch {
-    const has = (k: Kind): boolean =>
-      (this.sets.get(k)?.has(ip) ?? false) ||
-      (asn !== null && (this.asnSets.get(k)?.has(asn) ?? false));
-    const tor = has('tor');
-    const vpn = has('vpn');
-    const proxy = has('proxy');
-    const datacenter = has('datacenter');
-    const blocklisted = has('blocklist');
+    const k = this.sets;
+    const tor = hit(k.tor, ip, asn);
+    const vpn = hit(k.vpn, ip, asn);
+    const proxy = hit(k.proxy, ip, asn);
+    const datacenter = hit(k.datacenter, ip, asn);
+    const blocklisted = hit(k.blocklist, ip, asn);
     return tor || vpn || proxy || datacenter || blocklisted
       ? { tor, vpn, proxy, datacenter, blocklisted }
       : NO_LIST_MATCH;
@@ -135,16 +131,43 @@ export class OpenDataLists implements IpListSet {
   }
 
   private rebuild(): void {
-    const sets = new Map<Kind, IpRangeSet>();
-    const asnSets = new Map<Kind, ReadonlySet<number>>();
-    for (const kind of KINDS) {
+    const build = (kind: Kind): KindSet => {
       const of = this.sources.filter((s) => s.kind === kind).map((s) => this.loaded.get(s.id));
-      sets.set(kind, IpRangeSet.from(of.flatMap((l) => l?.ranges ?? [])));
-      asnSets.set(kind, new Set(of.flatMap((l) => l?.asns ?? [])));
-    }
-    this.sets = sets;
-    this.asnSets = asnSets;
+      const asns = new Set(of.flatMap((l) => l?.asns ?? []));
+      return {
+        ranges: IpRangeSet.from(of.flatMap((l) => l?.ranges ?? [])),
+        asns: asns.size > 0 ? asns : null,
+      };
+    };
+    // One swap of a plain object: a lookup reads either the old or the new sets, never a mix.
+    this.sets = {
+      tor: build('tor'),
+      vpn: build('vpn'),
+      proxy: build('proxy'),
+      datacenter: build('datacenter'),
+      blocklist: build('blocklist'),
+    };
   }
+}
+
+/** One kind's ranges and ASNs (null when the kind has no ASN list, to skip the Set probe). */
+interface KindSet {
+  readonly ranges: IpRangeSet;
+  readonly asns: ReadonlySet<number> | null;
+}
+type KindSets = Readonly<Record<Kind, KindSet>>;
+
+const EMPTY_SET: KindSet = { ranges: IpRangeSet.from([]), asns: null };
+const EMPTY_SETS: KindSets = {
+  tor: EMPTY_SET,
+  vpn: EMPTY_SET,
+  proxy: EMPTY_SET,
+  datacenter: EMPTY_SET,
+  blocklist: EMPTY_SET,
+};
+
+function hit(k: KindSet, ip: ParsedIp, asn: number | null): boolean {
+  return k.ranges.has(ip) || (asn !== null && k.asns !== null && k.asns.has(asn));
 }
 
 async function mtimeOf(path: string): Promise<number | null> {

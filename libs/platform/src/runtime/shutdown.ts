@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 
 /**
- * On SIGTERM or SIGINT runs `close` once (stop taking work, finish in-flight work, release
+ * The process's one signal handler (Nest's enableShutdownHooks is not used: it re-raises the
+ * signal after closing, which would race this exit code). On SIGTERM or SIGINT runs `close` once (stop taking work, finish in-flight work, release
  * connections) and exits; if that takes longer than `timeoutMs` the process exits anyway.
  */
 export function exitOnSignal(logger: Logger, timeoutMs: number, close: () => Promise<void>): void {

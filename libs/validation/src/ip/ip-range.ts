@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import {
   bigIntToWords,
   ipv4ToInt,
+  parseIpv4,
   ipv6ToBigInt,
   type Ipv6Words,
   type ParsedIp,
@@ -21,7 +22,8 @@ const V6_MAX = (1n << 128n) - 1n;
 export function parseCidr(text: string): IpRange | null {
   const slash = text.indexOf('/');
   const addr = slash >= 0 ? text.slice(0, slash) : text;
-  const version = isIP(addr);
+  const v4 = parseIpv4(addr);
+  const version = v4 >= 0 ? 4 : addr.indexOf(':') >= 0 ? isIP(addr) : 0;
   if (version === 0) return null;
   const bits = version === 4 ? 32 : 128;
   const prefix = slash >= 0 ? Number(text.slice(slash + 1)) : bits;
@@ -34,7 +36,7 @@ export function parseCidr(text: string): IpRange | null {
     return null;
   if (version === 4) {
     const size = 2 ** (32 - prefix);
-    const start = Math.floor(ipv4ToInt(addr) / size) * size;
+    const start = Math.floor(v4 / size) * size;
     return { version: 4, start, end: start + size - 1 };
   }
   const hostMask = (1n << BigInt(128 - prefix)) - 1n;

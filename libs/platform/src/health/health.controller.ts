@@ -3,7 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import type { VerityMetrics } from '@verity/observability';
-import { HealthRegistry, METRICS } from '@verity/platform';
+import { METRICS } from '../tokens';
+import { HealthRegistry } from './health.registry';
 
 /** Liveness, readiness and the Prometheus scrape endpoint; no API key (serve them on a private network). */
 @ApiExcludeController()
@@ -42,11 +43,9 @@ export class HealthController implements OnModuleInit {
   @Header('Cache-Control', 'no-store')
   async scrape(@Res() reply: FastifyReply): Promise<void> {
     if (!this.metrics) {
-      await reply
-        .status(404)
-        .send({
-          error: { code: 'not_found', message: 'metrics are disabled (METRICS_ENABLED=false)' },
-        });
+      await reply.status(404).send({
+        error: { code: 'not_found', message: 'metrics are disabled (METRICS_ENABLED=false)' },
+      });
       return;
     }
     await reply.type(this.metrics.registry.contentType).send(await this.metrics.registry.metrics());

@@ -1,0 +1,87 @@
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Principal } from '@verity/accounts';
+import { BatchJobRepository, BatchJobsService } from '@verity/batch';
+import { VerityError } from '@verity/common';
+import { batchJobSchema, type BatchJob } from '@verity/contracts';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentPrincipal } from '../auth/principal.decorator';
+import { ApiDoc } from '../openapi/api-docs.decorators';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { BatchDownloadService } from './batch-download.service';
+import { BatchUploadService } from './batch-upload.service';
+
+function requestBase(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+/** Batch jobs: create from a CSV upload, poll, download the result by signed link. */
+@ApiTags('batch')
+@Controller('v1/batch')
+export class BatchController {
+  constructor(
+    private readonly uploads: BatchUploadService,
+    private readonly downloads: BatchDownloadService,
+    private readonly jobs: BatchJobsService,
+    private readonly repository: BatchJobRepository,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  @UseGuards(ApiKeyGuard, RateLimitGuard)
+  @ApiDoc({
+    summary:
+      'Create a batch job from a single-column CSV (multipart: type, file, webhook_url); 1 credit per row',
+    ok: batchJobSchema,
+    okStatus: 202,
+    errors: [400, 401, 402, 413, 422, 429],
+  })
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BatchJob> {
+    const { job, created } = await this.uploads.create(principal, request);
+    if (!created) void reply.header('Idempotent-Replayed', 'true');
+    return this.jobs.view(job, requestBase(request));
+  }
+
+  @Get(':jobId')
+  @UseGuards(ApiKeyGuard, RateLimitGuard)
+  @ApiDoc({
+    summary: 'A batch job; result_url is freshly signed once done',
+    ok: batchJobSchema,
+    errors: [401, 404, 429],
+  })
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('jobId') jobId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<BatchJob> {
+    const job = await this.repository.findForAccount(principal.accountId, jobId);
+    if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
+    return this.jobs.view(job, requestBase(request));
+  }
+
+  @Get(':jobId/download')
+  @ApiDoc({
+    summary: 'Download a result CSV (authenticated by the sig of result_url, no API key)',
+    ok: z.string().describe('text/csv: the result file'),
+    errors: [403, 404],
+    authenticated: false,
+  })
+  async download(
+    @Param('jobId') jobId: string,
+    @Query('sig') sig: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const file = await this.downloads.open(jobId, typeof sig === 'string' ? sig : undefined);
+    await reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="verity-${file.type}-${file.jobId}.csv"`)
+      .header('Cache-Control', 'private, no-store')
+      .send(file.body);
+  }
+}

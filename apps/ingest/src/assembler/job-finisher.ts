@@ -1,0 +1,54 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  batchNames,
+  type BatchNames,
+  BLOB_STORE,
+  JOB_QUEUE,
+  partsPrefix,
+  webhookJobId,
+  type BatchJobRecord,
+  type BlobStore,
+  type JobQueue,
+} from '@verity/batch';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+
+/**
+ * What follows a job's end (done or failed), idempotent so any replay may run it again:
+ * drop the chunk parts and the upload, and enqueue the webhook (its queue job id is derived
+ * from the job id, so a second enqueue is a no-op).
+ */
+@Injectable()
+export class JobFinisher {
+  private readonly log = new Logger('JobFinisher');
+
+  constructor(
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Topic, group and queue names (BATCH_NAMESPACE). */
+  private get names(): BatchNames {
+    return batchNames(this.config.BATCH_NAMESPACE);
+  }
+
+  async afterEnd(job: BatchJobRecord): Promise<void> {
+    if (job.status !== 'done' && job.status !== 'failed') return;
+    await this.blobs.deletePrefix(partsPrefix(job.id));
+    await this.blobs.delete(job.uploadKey);
+    if (job.webhookUrl) {
+      await this.queue.add(
+        this.names.webhooksQueue,
+        { jobId: job.id },
+        {
+          jobId: webhookJobId(job.id),
+          attempts: this.config.WEBHOOK_MAX_ATTEMPTS,
+          backoffMs: this.config.WEBHOOK_RETRY_BASE_MS,
+        },
+      );
+    }
+    this.log.log(
+      `job ${job.id} ${job.status}: cleaned up${job.webhookUrl ? ', webhook enqueued' : ''}`,
+    );
+  }
+}

@@ -1,0 +1,54 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
+import type { Logger } from 'pino';
+import { BatchPortsModule } from '@verity/batch';
+import {
+  CoreModule,
+  EnginesModule,
+  HealthController,
+  PinoNestLogger,
+  type CoreResources,
+  type Engines,
+} from '@verity/platform';
+
+/** What a batch worker process (ingest, scorer) is made of. */
+export interface WorkerAppOptions {
+  resources: CoreResources;
+  logger: Logger;
+  /** The worker's own modules (IngestModule, ScorerModule). */
+  modules: (Type | DynamicModule)[];
+  /** Only the scorer validates rows. */
+  engines?: Engines;
+}
+
+/**
+ * A worker deployable: no API routes, only /healthz, /readyz and /metrics over HTTP (the same
+ * controller as the API's) so Kubernetes probes and Prometheus treat every process alike.
+ */
+export async function createWorkerApp(options: WorkerAppOptions): Promise<NestFastifyApplication> {
+  @Module({ controllers: [HealthController] })
+  class WorkerHttpModule {}
+
+  @Module({
+    imports: [
+      CoreModule.forRoot(options.resources),
+      ...(options.engines ? [EnginesModule.forRoot(options.engines)] : []),
+      BatchPortsModule.forRoot(),
+      WorkerHttpModule,
+      ...options.modules,
+    ],
+  })
+  class WorkerRootModule {}
+
+  const app = await NestFactory.create<NestFastifyApplication>(
+    WorkerRootModule,
+    new FastifyAdapter({
+      loggerInstance: options.logger,
+      logController: new LogController({ disableRequestLogging: true }),
+    }),
+    { logger: new PinoNestLogger(options.logger) },
+  );
+  return app;
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { BatchJobsModule } from '@verity/batch';
+import { AssemblerService } from './assembler/assembler.service';
+import { JobFinisher } from './assembler/job-finisher';
+import { JobRecoveryService } from './recovery/job-recovery.service';
+import { SplitterService } from './splitter/splitter.service';
+import { WebhookProcessor } from './webhooks/webhook.processor';
+
+/**
+ * apps/ingest: the splitter (queue `ingest`), the assembler (topic `verity.batch.progress`),
+ * webhook delivery (queue `webhooks`) and the recovery sweep. Expects CoreModule and
+ * BatchPortsModule from the host (the ingest deployable, or `verity start`).
+ */
+@Module({
+  imports: [BatchJobsModule],
+  providers: [JobFinisher, SplitterService, AssemblerService, WebhookProcessor, JobRecoveryService],
+})
+export class IngestModule {}

@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { runWorker } from './host/run-worker';
+import { IngestModule } from './ingest.module';
+
+/** The ingest deployable (splitter + assembler + webhooks): `node dist/apps/ingest/src/main.js`. */
+void runWorker('verity-ingest', [IngestModule], false);

@@ -1,0 +1,78 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import {
+  batchNames,
+  type BatchNames,
+  BatchJobRepository,
+  JOB_QUEUE,
+  ingestJobId,
+  type JobQueue,
+} from '@verity/batch';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { SPLIT_ATTEMPTS } from '../splitter/splitter.service';
+
+/**
+ * Nothing committed is lost between the API's commit and its enqueue, or with an in-process
+ * queue that died with its process: at start, every queued or processing job is handed to the
+ * splitter again, and then every BATCH_RECOVERY_INTERVAL_MS the queued ones and those without
+ * progress for BATCH_STALL_MS. The queue job id is derived from the job id, so a job that is
+ * still queued, running or recently split is not enqueued twice; a re-split is idempotent.
+ */
+@Injectable()
+export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly log = new Logger('JobRecovery');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly repository: BatchJobRepository,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Topic, group and queue names (BATCH_NAMESPACE). */
+  private get names(): BatchNames {
+    return batchNames(this.config.BATCH_NAMESPACE);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.sweep(0, 0);
+    this.timer = setInterval(() => {
+      this.running ??= this.sweep(
+        this.config.BATCH_RECOVERY_INTERVAL_MS,
+        this.config.BATCH_STALL_MS,
+      )
+        .then(
+          () => undefined,
+          (error: unknown) => this.log.warn(`recovery sweep failed: ${String(error)}`),
+        )
+        .finally(() => (this.running = undefined));
+    }, this.config.BATCH_RECOVERY_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Re-enqueues abandoned jobs; returns how many were handed over. */
+  async sweep(queuedMs: number, stallMs: number): Promise<number> {
+    const ids = await this.repository.findAbandoned(queuedMs, stallMs);
+    if (ids.length === 0) return 0;
+    await this.queue.addBulk(
+      this.names.ingestQueue,
+      ids.map((jobId) => ({
+        payload: { jobId },
+        opts: { jobId: ingestJobId(jobId), attempts: SPLIT_ATTEMPTS, backoffMs: 2_000 },
+      })),
+    );
+    this.log.log(`re-enqueued ${ids.length} unfinished job(s)`);
+    return ids.length;
+  }
+}

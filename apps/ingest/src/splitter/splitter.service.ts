@@ -1,0 +1,154 @@
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  batchNames,
+  type BatchNames,
+  BLOB_STORE,
+  BatchJobRepository,
+  BatchJobsService,
+  BlobNotFoundError,
+  JOB_QUEUE,
+  ROW_BUS,
+  encodeMessage,
+  readChunks,
+  type BlobStore,
+  type JobQueue,
+  type OutgoingMessage,
+  type QueuedJob,
+  type RowBus,
+} from '@verity/batch';
+import { VerityError } from '@verity/common';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import type { VerityMetrics } from '@verity/observability';
+import { METRICS } from '@verity/platform';
+import { JobFinisher } from '../assembler/job-finisher';
+import { sizedChunks } from './sized-chunks';
+
+/** Payload of an `ingest` queue job. */
+export interface IngestPayload {
+  jobId: string;
+}
+
+/** Largest row payload of one chunk message (Kafka's default message limit is 1 MB). */
+const MAX_CHUNK_BYTES = 512 * 1024;
+/** Chunks published per bulk call. */
+const PUBLISH_BATCH = 32;
+/** Split attempts before the job fails. */
+export const SPLIT_ATTEMPTS = 5;
+
+/**
+ * The splitter: takes a job from queue `ingest`, marks it processing, streams its upload
+ * through fast-csv and publishes numbered chunks to `verity.batch.chunks` (chunk n on
+ * partition n mod P, so one large job keeps every scorer busy), then tells the assembler on
+ * `verity.batch.progress` how many chunks there are. A re-run publishes identical chunks.
+ */
+@Injectable()
+export class SplitterService implements OnApplicationBootstrap {
+  private readonly log = new Logger('Splitter');
+
+  constructor(
+    private readonly repository: BatchJobRepository,
+    private readonly jobs: BatchJobsService,
+    private readonly finisher: JobFinisher,
+    @Inject(ROW_BUS) private readonly bus: RowBus,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
+  ) {}
+
+  /** Topic, group and queue names (BATCH_NAMESPACE). */
+  private get names(): BatchNames {
+    return batchNames(this.config.BATCH_NAMESPACE);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.bus.ensureTopic(this.names.chunksTopic, this.config.KAFKA_CHUNK_PARTITIONS);
+    await this.bus.ensureTopic(this.names.progressTopic, this.config.KAFKA_CHUNK_PARTITIONS);
+    await this.queue.process<IngestPayload>(
+      this.names.ingestQueue,
+      2,
+      (job) => this.handle(job),
+      (job, error) => void this.giveUp(job.payload.jobId, error),
+    );
+  }
+
+  private async handle(job: QueuedJob<IngestPayload>): Promise<void> {
+    try {
+      await this.split(job.payload.jobId);
+    } catch (error) {
+      // A file the chunk reader refuses will be refused on every try: fail now.
+      if (error instanceof VerityError && error.code === 'unprocessable') {
+        await this.failJob(job.payload.jobId, `input file cannot be split: ${error.message}`);
+        return;
+      }
+      this.log.warn(
+        `split of ${job.payload.jobId} failed (attempt ${job.attempt}): ${String(error)}`,
+      );
+      throw error;
+    }
+  }
+
+  /** Splits one job; returns the number of chunks published (0 if the job had ended). */
+  async split(jobId: string): Promise<number> {
+    const before = await this.repository.findForWorker(jobId);
+    if (!before || (before.status !== 'queued' && before.status !== 'processing')) return 0;
+    const job = await this.repository.markProcessing(jobId);
+    if (!job) return 0;
+    if (before.status === 'queued') this.metrics?.batchJobs.inc({ status: 'processing' });
+    let source;
+    try {
+      source = await this.blobs.get(job.uploadKey);
+    } catch (error) {
+      if (!(error instanceof BlobNotFoundError)) throw error;
+      await this.failJob(jobId, 'the uploaded file is missing from the blob store');
+      return 0;
+    }
+    const partitions = this.config.KAFKA_CHUNK_PARTITIONS;
+    let pending: OutgoingMessage[] = [];
+    let chunks = 0;
+    let rows = 0;
+    for await (const chunk of sizedChunks(
+      readChunks(source, this.config.BATCH_CHUNK_ROWS),
+      MAX_CHUNK_BYTES,
+    )) {
+      pending.push({
+        key: jobId,
+        partition: chunk.chunkNo % partitions,
+        value: encodeMessage({ v: 1, jobId, type: job.type, ...chunk }),
+      });
+      chunks++;
+      rows += chunk.rows.length;
+      if (pending.length >= PUBLISH_BATCH) {
+        await this.bus.publish(this.names.chunksTopic, pending);
+        pending = [];
+      }
+    }
+    await this.bus.publish(this.names.chunksTopic, pending);
+    if (rows !== job.totalRows || chunks === 0) {
+      // The upload changed under us or the readers disagree: never assemble a wrong file.
+      await this.failJob(jobId, `split found ${rows} rows, the upload counted ${job.totalRows}`);
+      return 0;
+    }
+    await this.bus.publish(this.names.progressTopic, [
+      { key: jobId, value: encodeMessage({ v: 1, kind: 'split', jobId, chunks }) },
+    ]);
+    this.log.log(`job ${jobId}: ${rows} rows in ${chunks} chunks published`);
+    return chunks;
+  }
+
+  private async giveUp(jobId: string, error: Error): Promise<void> {
+    try {
+      await this.failJob(jobId, `split failed ${SPLIT_ATTEMPTS} times: ${error.message}`);
+    } catch (failure) {
+      this.log.error(`cannot fail job ${jobId}: ${String(failure)}`);
+    }
+  }
+
+  private async failJob(jobId: string, reason: string): Promise<void> {
+    const failed = await this.jobs.fail(jobId, reason);
+    if (failed) {
+      this.log.warn(`job ${jobId} failed: ${reason}`);
+      await this.finisher.afterEnd(failed);
+    }
+  }
+}

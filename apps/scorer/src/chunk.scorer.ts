@@ -1,0 +1,70 @@
+import { VerityError } from '@verity/common';
+import { formatResultRow, type ChunkMessage } from '@verity/batch';
+import type { EmailEnginePort, IpEnginePort, PhoneEnginePort } from '@verity/platform';
+
+/** The engines a scorer validates with. */
+export interface ScorerEngines {
+  email: EmailEnginePort;
+  phone: PhoneEnginePort;
+  ip: IpEnginePort;
+}
+
+/** Maps `items` with at most `limit` calls in flight; results keep the input order. */
+export async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * Scores one chunk into its result lines (no header), one per row in row order. Email rows run
+ * `emailConcurrency` at a time: the DNS resolver caches and coalesces, so a chunk's repeated
+ * domains cost one query. Batch phone rows never run HLR. An ip row that is not an address
+ * becomes a `valid=false` row; any other engine error fails the chunk (it is retried).
+ */
+export async function scoreChunk(
+  chunk: ChunkMessage,
+  engines: ScorerEngines,
+  emailConcurrency: number,
+): Promise<string> {
+  switch (chunk.type) {
+    case 'email': {
+      const rows = await mapBounded(chunk.rows, emailConcurrency, (row) =>
+        engines.email.validate(row),
+      );
+      return rows.map((r) => formatResultRow('email', r)).join('');
+    }
+    case 'phone': {
+      const lines: string[] = [];
+      for (const row of chunk.rows) {
+        lines.push(
+          formatResultRow('phone', await engines.phone.validate({ phone: row, hlr: false })),
+        );
+      }
+      return lines.join('');
+    }
+    case 'ip': {
+      const lines: string[] = [];
+      for (const row of chunk.rows) {
+        try {
+          lines.push(formatResultRow('ip', engines.ip.lookup(row)));
+        } catch (error) {
+          if (!(error instanceof VerityError && error.code === 'unprocessable')) throw error;
+          lines.push(formatResultRow('ip', { invalidIp: row }));
+        }
+      }
+      return lines.join('');
+    }
+  }
+}

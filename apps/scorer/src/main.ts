@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { runWorker } from '../../ingest/src/host/run-worker';
+import { ScorerModule } from './scorer.module';
+
+/** The scorer deployable (scale it out): `node dist/apps/scorer/src/main.js`. */
+void runWorker('verity-scorer', [ScorerModule], true);

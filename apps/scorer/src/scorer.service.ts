@@ -1,0 +1,155 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import {
+  batchNames,
+  type BatchNames,
+  BLOB_STORE,
+  BatchJobRepository,
+  ROW_BUS,
+  decodeChunk,
+  encodeMessage,
+  partKey,
+  type BlobStore,
+  type BusMessage,
+  type ChunkMessage,
+  type RowBus,
+  type Subscription,
+} from '@verity/batch';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import type { VerityMetrics } from '@verity/observability';
+import {
+  EMAIL_ENGINE,
+  IP_ENGINE,
+  METRICS,
+  PHONE_ENGINE,
+  type EmailEnginePort,
+  type IpEnginePort,
+  type PhoneEnginePort,
+} from '@verity/platform';
+import { watchLag } from '../../ingest/src/host/lag-source';
+import { scoreChunk } from './chunk.scorer';
+
+/**
+ * A scorer: one member of group `verity-scorers` on `verity.batch.chunks`. Per chunk it checks
+ * the job is still running, scores the rows, writes the part to the blob store under a key
+ * derived from (job, chunk) — a redelivery overwrites it with the same bytes — and reports the
+ * completion on `verity.batch.progress`. The offset is committed only after both (RowBus
+ * contract). A chunk that fails BATCH_CHUNK_MAX_ATTEMPTS times in a row is dead-lettered: a
+ * `chunk_failed` report makes the assembler fail the job and refund its unprocessed rows.
+ */
+@Injectable()
+export class ScorerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly log = new Logger('Scorer');
+  private subscription?: Subscription;
+  /** Failed deliveries per message (topic/partition/offset) held by this process. */
+  private readonly failures = new Map<string, number>();
+
+  constructor(
+    private readonly repository: BatchJobRepository,
+    @Inject(ROW_BUS) private readonly bus: RowBus,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(EMAIL_ENGINE) private readonly email: EmailEnginePort,
+    @Inject(PHONE_ENGINE) private readonly phone: PhoneEnginePort,
+    @Inject(IP_ENGINE) private readonly ip: IpEnginePort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
+  ) {}
+
+  /** Topic, group and queue names (BATCH_NAMESPACE). */
+  private get names(): BatchNames {
+    return batchNames(this.config.BATCH_NAMESPACE);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.bus.ensureTopic(this.names.chunksTopic, this.config.KAFKA_CHUNK_PARTITIONS);
+    await this.bus.ensureTopic(this.names.progressTopic, this.config.KAFKA_CHUNK_PARTITIONS);
+    this.subscription = await this.bus.consume(
+      this.names.scorerGroup,
+      this.names.chunksTopic,
+      (msg) => this.handle(msg),
+      {
+        concurrency: this.config.BATCH_SCORER_CONCURRENCY,
+        onHandlerError: (error, msg, attempt) =>
+          this.log.warn(
+            `chunk ${msg.partition}/${msg.offset} failed (attempt ${attempt}): ${String(error)}`,
+          ),
+      },
+    );
+    watchLag(this.metrics, this.bus, this.names.scorerGroup, this.names.chunksTopic);
+  }
+
+  /** Stops fetching, lets in-flight chunks finish and commits them. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = undefined;
+  }
+
+  /** Handles one chunk message. */
+  async handle(msg: BusMessage): Promise<void> {
+    const chunk = decodeChunk(msg.value);
+    if (!chunk) {
+      this.log.error(`skipping malformed chunk message ${msg.partition}/${msg.offset}`);
+      return;
+    }
+    const id = `${msg.topic}/${msg.partition}/${msg.offset}`;
+    try {
+      await this.score(chunk);
+      this.failures.delete(id);
+    } catch (error) {
+      const failures = (this.failures.get(id) ?? 0) + 1;
+      if (failures < this.config.BATCH_CHUNK_MAX_ATTEMPTS) {
+        this.failures.set(id, failures);
+        throw error;
+      }
+      this.failures.delete(id);
+      this.log.error(
+        `chunk ${chunk.chunkNo} of ${chunk.jobId} dead-lettered after ${failures} failures: ${String(error)}`,
+      );
+      await this.bus.publish(this.names.progressTopic, [
+        {
+          key: chunk.jobId,
+          value: encodeMessage({
+            v: 1,
+            kind: 'chunk_failed',
+            jobId: chunk.jobId,
+            chunkNo: chunk.chunkNo,
+            reason: error instanceof Error ? error.message : String(error),
+          }),
+        },
+      ]);
+    }
+  }
+
+  private async score(chunk: ChunkMessage): Promise<void> {
+    const job = await this.repository.findForWorker(chunk.jobId);
+    // Ended (or unknown) jobs need no work: a late redelivery must not recreate parts.
+    if (!job || job.status !== 'processing') return;
+    const stop = this.metrics?.batchChunkDuration.startTimer({ type: chunk.type });
+    const lines = await scoreChunk(
+      chunk,
+      { email: this.email, phone: this.phone, ip: this.ip },
+      this.config.BATCH_EMAIL_CONCURRENCY,
+    );
+    await this.blobs.put(partKey(chunk.jobId, chunk.chunkNo), Buffer.from(lines, 'utf8'));
+    await this.bus.publish(this.names.progressTopic, [
+      {
+        key: chunk.jobId,
+        value: encodeMessage({
+          v: 1,
+          kind: 'chunk',
+          jobId: chunk.jobId,
+          chunkNo: chunk.chunkNo,
+          rows: chunk.rows.length,
+        }),
+      },
+    ]);
+    stop?.();
+    this.metrics?.batchRowsProcessed.inc({ type: chunk.type }, chunk.rows.length);
+  }
+}

@@ -1,0 +1,344 @@
+// `npm run bench:batch`: upload → done wall time and rows/s of batch jobs (1M emails with DNS
+// answered by a loopback resolver, 200k phones, 1M IPs), embedded (`verity start`, one process)
+// and distributed (api + ingest + 2 scorers on Kafka, Bull/Redis, S3Proxy, PostgreSQL), against
+// the engines' bare throughput measured in the same run on the same files; one vs two scorers
+// on the phone job; the API's peak RSS during a 100 MB upload.
+//
+// Environment: BENCH_SCALE (default 1; 0.1 for a quick run), BENCH_MODES (embedded,distributed),
+// BENCH_PROFILE=1 (--cpu-prof on every child; summaries printed), BENCH_KEEP=1 (keep the work dir).
+// Distributed mode needs scripts/infra/up.sh and `source scripts/infra/env.sh`.
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { LoopbackDnsServer } from '@verity/integrations';
+import { cleanDistributed } from './batch/cleanup';
+import { countResultLines, createAccount, postFile, runJob, type JobTiming } from './batch/client';
+import { emailOfflineFloor, ipLookupFloor, phoneLibFloor } from './batch/floors';
+import { EMAIL_DOMAINS, emailRow, emailZone, ipRow, phoneRow, writeRows } from './batch/inputs';
+import {
+  readRss,
+  resetPeakRss,
+  sampleRss,
+  startProcess,
+  type BenchProcess,
+} from './batch/processes';
+import { summariseProfile } from './batch/profile';
+
+const ADMIN_TOKEN = 'bench-batch-admin-token-0123456789';
+const scale = Number(process.env.BENCH_SCALE ?? '1');
+const modes = (process.env.BENCH_MODES ?? 'embedded,distributed').split(',');
+const profiling = process.env.BENCH_PROFILE === '1';
+const SIZES = {
+  email: Math.round(1_000_000 * scale),
+  phone: Math.round(200_000 * scale),
+  ip: Math.round(1_000_000 * scale),
+  uploadBytes: Math.round(100 * 1024 * 1024 * scale),
+};
+type Kind = 'email' | 'phone' | 'ip';
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const rate = (t: JobTiming) => t.rows / (t.totalMs / 1000);
+
+interface Files {
+  email: string;
+  phone: string;
+  ip: string;
+  big: string;
+  bigRows: number;
+}
+
+async function generate(dir: string): Promise<Files> {
+  const files = {
+    email: join(dir, 'emails.csv'),
+    phone: join(dir, 'phones.csv'),
+    ip: join(dir, 'ips.csv'),
+    big: join(dir, 'upload-100mb.csv'),
+  };
+  const t0 = performance.now();
+  const eb = await writeRows(files.email, SIZES.email, (i) => emailRow(i));
+  const pb = await writeRows(files.phone, SIZES.phone, phoneRow);
+  const ib = await writeRows(files.ip, SIZES.ip, ipRow);
+  // Long (valid) addresses, ~80 bytes a row, so the file reaches the size with few rows.
+  let sample = 0;
+  for (let i = 0; i < 1000; i++) sample += emailRow(i, 60).length + 1;
+  const bigRows = Math.ceil(SIZES.uploadBytes / (sample / 1000));
+  const bb = await writeRows(files.big, bigRows, (i) => emailRow(i, 60));
+  const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+  console.log(
+    `inputs (${((performance.now() - t0) / 1000).toFixed(1)} s): ${fmt(SIZES.email)} emails (${mb(eb)} MiB, ${EMAIL_DOMAINS} mail domains, all in the loopback zone), ` +
+      `${fmt(SIZES.phone)} phones (${mb(pb)} MiB), ${fmt(SIZES.ip)} IPs (${mb(ib)} MiB), upload file ${fmt(bigRows)} rows (${mb(bb)} MiB)`,
+  );
+  return { ...files, bigRows };
+}
+
+/** A fresh database on TEST_DATABASE_URL's server (default local), dropped by `drop`. */
+async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `verity_bench_batch_${randomBytes(5).toString('hex')}`;
+  const run = async (sql: string) => {
+    const c = new Client({ connectionString: admin });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** Runs the three jobs on `base`; checks every result has one line per row plus the header. */
+async function runJobs(
+  base: string,
+  apiKey: string,
+  files: Files,
+  ids: string[],
+  label: string,
+): Promise<Record<Kind, JobTiming>> {
+  const out = {} as Record<Kind, JobTiming>;
+  for (const kind of ['email', 'phone', 'ip'] as const) {
+    const t = await runJob(base, apiKey, kind, files[kind], 1_800_000);
+    ids.push(t.id);
+    const lines = await countResultLines(t.resultUrl);
+    if (lines !== t.rows + 1)
+      throw new Error(`${label} ${kind}: result has ${lines} lines for ${t.rows} rows`);
+    console.log(
+      `  ${label} ${kind}: ${fmt(t.rows)} rows, upload ${(t.uploadMs / 1000).toFixed(1)} s, upload→done ${(t.totalMs / 1000).toFixed(1)} s, ${fmt(rate(t))} rows/s`,
+    );
+    out[kind] = t;
+  }
+  return out;
+}
+
+function baseEnv(dbUrl: string, home: string, dns: string): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    VERITY_HOME: home,
+    DATABASE_URL: dbUrl,
+    DNS_SERVERS: dns,
+    ADMIN_TOKEN,
+    IP_DATA_POLL_MS: '0',
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_BURST: '100000',
+    BATCH_MAX_ROWS: '5000000',
+    BATCH_MAX_BYTES: String(400 * 1024 * 1024),
+    BATCH_MAX_ACTIVE_JOBS: '100',
+    SIGNING_SECRET: 'bench-batch-signing-secret-0123456789abcdef',
+    SHUTDOWN_TIMEOUT_MS: '15000',
+  };
+}
+
+const CREDITS = 20_000_000;
+
+async function embedded(files: Files, dns: string, work: string, profileDir?: string) {
+  const db = await createDatabase();
+  const home = join(work, 'home-embedded');
+  await mkdir(home, { recursive: true });
+  let proc: BenchProcess | undefined;
+  try {
+    const env = {
+      ...baseEnv(db.url, home, dns),
+      ROW_BUS: 'memory',
+      JOB_QUEUE: 'memory',
+      BLOB_STORE: 'local',
+    };
+    proc = await startProcess('verity', 'verity-start', env, work, profileDir);
+    const base = `http://127.0.0.1:${proc.port}`;
+    const key = await createAccount(base, ADMIN_TOKEN, CREDITS);
+    return await runJobs(base, key, files, [], 'embedded');
+  } finally {
+    await proc?.stop();
+    await db.drop();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+interface DistributedResult {
+  jobs: Record<Kind, JobTiming>;
+  phoneOneScorer: JobTiming;
+  rss: { before: number; peakPolled: number; hwm: number; hwmReset: boolean; uploadMs: number };
+}
+
+async function distributed(
+  files: Files,
+  dns: string,
+  work: string,
+  profileDir?: string,
+): Promise<DistributedResult> {
+  const db = await createDatabase();
+  const home = join(work, 'home-distributed');
+  await mkdir(home, { recursive: true });
+  const namespace = `bench${randomBytes(4).toString('hex')}`;
+  const env = {
+    ...baseEnv(db.url, home, dns),
+    ROW_BUS: 'kafka',
+    JOB_QUEUE: 'bull',
+    BLOB_STORE: 's3',
+    BATCH_NAMESPACE: namespace,
+  };
+  const procs: BenchProcess[] = [];
+  const ids: string[] = [];
+  try {
+    const api = await startProcess('api', 'api', env, work, profileDir);
+    procs.push(api);
+    procs.push(await startProcess('ingest', 'ingest', env, work, profileDir));
+    const scorerA = await startProcess('scorer', 'scorer-a', env, work, profileDir);
+    const scorerB = await startProcess('scorer', 'scorer-b', env, work, profileDir);
+    procs.push(scorerA, scorerB);
+    const base = `http://127.0.0.1:${api.port}`;
+    const key = await createAccount(base, ADMIN_TOKEN, CREDITS);
+    const jobs = await runJobs(base, key, files, ids, 'distributed (2 scorers)');
+
+    // One scorer: the group rebalances onto scorer-a alone.
+    await scorerB.stop();
+    procs.splice(procs.indexOf(scorerB), 1);
+    const phoneOneScorer = await runJob(base, key, 'phone', files.phone, 1_800_000);
+    ids.push(phoneOneScorer.id);
+    console.log(
+      `  distributed (1 scorer) phone: upload→done ${(phoneOneScorer.totalMs / 1000).toFixed(1)} s, ${fmt(rate(phoneOneScorer))} rows/s`,
+    );
+
+    // Peak RSS of the API during a big upload, with the workers stopped so the job stays queued.
+    for (const p of procs.filter((p) => p !== api)) await p.stop();
+    procs.splice(0, procs.length, api);
+    const before = (await readRss(api.pid)).rss;
+    const hwmReset = await resetPeakRss(api.pid);
+    const sampler = sampleRss(api.pid, 10);
+    const t0 = performance.now();
+    ids.push(await postFile(base, key, 'email', files.big));
+    const uploadMs = performance.now() - t0;
+    const peakPolled = await sampler.stop();
+    const { hwm } = await readRss(api.pid);
+    console.log(
+      `  api RSS during the upload: before ${before.toFixed(0)} MiB, peak (polled every 10 ms) ${peakPolled.toFixed(0)} MiB, VmHWM ${hwm.toFixed(0)} MiB${hwmReset ? ' (reset before the upload)' : ' (since process start)'}; upload took ${(uploadMs / 1000).toFixed(1)} s`,
+    );
+    return { jobs, phoneOneScorer, rss: { before, peakPolled, hwm, hwmReset, uploadMs } };
+  } finally {
+    for (const p of procs) await p.stop();
+    const notes = await cleanDistributed(namespace, env, ids);
+    for (const n of notes) console.log(`  clean-up: ${n}`);
+    await db.drop();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+async function printProfiles(dir: string): Promise<void> {
+  for (const f of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile')).sort()) {
+    console.log('\n' + (await summariseProfile(join(dir, f))));
+  }
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'verity-bench-batch-'));
+  const dnsServer = new LoopbackDnsServer({ zone: emailZone() });
+  const address = await dnsServer.start();
+  const dns = `${address.host}:${address.port}`;
+  try {
+    console.log(
+      `batch benchmark: scale ${scale} (BENCH_SCALE), modes ${modes.join('+')}, ${profiling ? 'CPU profiles on' : 'no profiling'}, node ${process.version}, work dir ${work}`,
+    );
+    const files = await generate(work);
+
+    const floors = {
+      email: await emailOfflineFloor(files.email, dns),
+      phone: await phoneLibFloor(files.phone, 2),
+      ip: await ipLookupFloor(files.ip, join(work, 'home-floor')),
+    };
+    console.log(
+      `engine floors (this process): email analyzeOffline ${fmt(floors.email)} rows/s (1 core); ` +
+        `libphonenumber parse+isValid+getType ${fmt(floors.phone)} rows/s (2 worker threads); ip lookup ${fmt(floors.ip)} rows/s (1 core)`,
+    );
+
+    let emb: Record<Kind, JobTiming> | undefined;
+    let dist: DistributedResult | undefined;
+    if (modes.includes('embedded')) {
+      const dir = profiling ? join(work, 'profiles-embedded') : undefined;
+      if (dir) await mkdir(dir);
+      emb = await embedded(files, dns, work, dir);
+      if (dir) await printProfiles(dir);
+    }
+    if (modes.includes('distributed')) {
+      const need = ['KAFKA_BROKERS', 'S3_ENDPOINT', 'S3_BUCKET', 'REDIS_URL'].filter(
+        (n) => !process.env[n],
+      );
+      if (need.length > 0) {
+        console.log(
+          `distributed mode skipped: ${need.join(', ')} not set (scripts/infra/up.sh, source scripts/infra/env.sh)`,
+        );
+      } else {
+        const dir = profiling ? join(work, 'profiles-distributed') : undefined;
+        if (dir) await mkdir(dir);
+        dist = await distributed(files, dns, work, dir);
+        if (dir) await printProfiles(dir);
+      }
+    }
+
+    // The table.
+    const rows: string[][] = [
+      ['job', 'rows', 'mode', 'upload→done s', 'rows/s', 'floor rows/s', 'batch/floor', 'target'],
+    ];
+    const floorOf: Record<Kind, number> = floors;
+    for (const kind of ['email', 'phone', 'ip'] as const) {
+      for (const [mode, t] of [
+        ['embedded', emb?.[kind]],
+        ['distributed', dist?.jobs[kind]],
+      ] as const) {
+        if (!t) continue;
+        const target =
+          kind === 'email' && mode === 'distributed'
+            ? `>= 100,000 rows/s: ${rate(t) >= 100_000 ? 'met' : 'MISSED'}`
+            : kind === 'phone'
+              ? `>= 0.80 × floor: ${rate(t) / floorOf.phone >= 0.8 ? 'met' : 'MISSED'}`
+              : '';
+        rows.push([
+          kind,
+          fmt(t.rows),
+          mode,
+          (t.totalMs / 1000).toFixed(1),
+          fmt(rate(t)),
+          fmt(floorOf[kind]),
+          (rate(t) / floorOf[kind]).toFixed(2),
+          target,
+        ]);
+      }
+    }
+    const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+    console.log(
+      '\n' + rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ')).join('\n'),
+    );
+    if (dist) {
+      const speedup = rate(dist.jobs.phone) / rate(dist.phoneOneScorer);
+      console.log(
+        `\nphone, 1 scorer: ${fmt(rate(dist.phoneOneScorer))} rows/s; 2 scorers: ${fmt(rate(dist.jobs.phone))} rows/s; speed-up ${speedup.toFixed(2)} (target >= 1.5: ${speedup >= 1.5 ? 'met' : 'MISSED'})`,
+      );
+      const peak = Math.max(dist.rss.peakPolled, dist.rss.hwmReset ? dist.rss.hwm : 0);
+      console.log(
+        `api peak RSS during a ${fmt(SIZES.uploadBytes / 1024 / 1024)} MiB upload (${fmt(files.bigRows)} rows): ${peak.toFixed(0)} MiB (target < 300 MiB: ${peak < 300 ? 'met' : 'MISSED'})`,
+      );
+    }
+    console.log(
+      'floors: email = analyzeOffline loop (DNS excluded), phone = 2-core libphonenumber floor, ip = engine lookup loop',
+    );
+  } finally {
+    await dnsServer.stop();
+    if (process.env.BENCH_KEEP !== '1') await rm(work, { recursive: true, force: true });
+    else console.log(`kept ${work}`);
+  }
+}
+
+// Ctrl-C: exit through process.exit so the children are killed (processes.ts).
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,156 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { applyLedgerMovements, CreditsService } from '@verity/accounts';
+import { VerityError } from '@verity/common';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CREDIT_COST, type BatchJob } from '@verity/contracts';
+import type { VerityMetrics } from '@verity/observability';
+import { METRICS } from '@verity/platform';
+import type { BatchJobRecord } from './batch-job.record';
+import { BatchJobRepository, type NewBatchJob } from './batch-job.repository';
+import { toBatchJob } from './batch-job.view';
+import { SigningSecretProvider } from './signing-secret.provider';
+
+/** Ledger reasons of batch movements (reference: the job id). */
+export const BATCH_DEBIT_REASON = 'batch_row';
+export const BATCH_REFUND_REASON = 'batch_refund';
+
+/** Outcome of a creation: `created` is false when an Idempotency-Key replayed an earlier job. */
+export interface CreatedJob {
+  job: BatchJobRecord;
+  created: boolean;
+}
+
+/**
+ * Batch job lifecycle with its money: creation debits every row in the same transaction as the
+ * insert; failure refunds the unprocessed rows in the same transaction as the status change.
+ * Transitions are guarded in SQL (`WHERE status = …`), so a replayed step is a no-op.
+ */
+@Injectable()
+export class BatchJobsService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly jobs: BatchJobRepository,
+    private readonly credits: CreditsService,
+    private readonly secrets: SigningSecretProvider,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
+  ) {}
+
+  /** Refuses early (before an upload is stored) an account already at its active-job limit. */
+  async assertCanStart(accountId: string): Promise<void> {
+    const active = await this.jobs.countActiveForAccount(accountId);
+    if (active >= this.config.BATCH_MAX_ACTIVE_JOBS) throw this.tooManyActive();
+  }
+
+  /**
+   * In one transaction: replays an Idempotency-Key (same request → same job; another request
+   * with the key → 422), enforces BATCH_MAX_ACTIVE_JOBS, debits `totalRows` credits (402) and
+   * inserts the queued job. The account row lock serialises an account's creations.
+   */
+  async create(job: NewBatchJob): Promise<CreatedJob> {
+    const runner = this.db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      await runner.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [job.accountId]);
+      if (job.idempotencyKey !== null) {
+        const earlier = await this.jobs.findByIdempotencyKey(
+          job.accountId,
+          job.idempotencyKey,
+          runner,
+        );
+        if (earlier) {
+          await runner.rollbackTransaction();
+          if (earlier.requestHash !== job.requestHash) {
+            throw new VerityError(
+              'unprocessable',
+              'Idempotency-Key was already used for a different batch request (type, file or webhook_url differ)',
+            );
+          }
+          return { job: earlier, created: false };
+        }
+      }
+      if (
+        (await this.jobs.countActiveForAccount(job.accountId, runner)) >=
+        this.config.BATCH_MAX_ACTIVE_JOBS
+      ) {
+        throw this.tooManyActive();
+      }
+      const cost = job.totalRows * CREDIT_COST.batch_row;
+      const { balanceBefore, outcomes } = await applyLedgerMovements(runner, job.accountId, [
+        { delta: -cost, reason: BATCH_DEBIT_REASON, reference: job.id },
+      ]);
+      if (outcomes[0] === null) throw this.credits.insufficient(cost, balanceBefore);
+      const created = await this.jobs.insert(job, runner);
+      await runner.commitTransaction();
+      this.metrics?.batchJobs.inc({ status: 'queued' });
+      return { job: created, created: true };
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * → failed, refunding the rows not yet processed in the same transaction. Null if the job
+   * had already ended (a replay refunds nothing twice).
+   */
+  async fail(jobId: string, reason: string): Promise<BatchJobRecord | null> {
+    const runner = this.db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const job = await this.jobs.lockForWorker(jobId, runner);
+      if (!job || (job.status !== 'queued' && job.status !== 'processing')) {
+        await runner.rollbackTransaction();
+        return null;
+      }
+      const refund = (job.totalRows - job.processedRows) * CREDIT_COST.batch_row;
+      if (refund > 0) {
+        await applyLedgerMovements(runner, job.accountId, [
+          { delta: refund, reason: BATCH_REFUND_REASON, reference: job.id },
+        ]);
+      }
+      const failed = await this.jobs.markFailed(
+        jobId,
+        job.totalRows - job.processedRows,
+        reason,
+        runner,
+      );
+      await runner.commitTransaction();
+      this.metrics?.batchJobs.inc({ status: 'failed' });
+      return failed;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** The BatchJob body, with a freshly signed result_url for a done job. */
+  async view(job: BatchJobRecord, requestBaseUrl?: string): Promise<BatchJob> {
+    if (job.status !== 'done') return toBatchJob(job, null);
+    return toBatchJob(job, {
+      baseUrl:
+        this.config.PUBLIC_URL ??
+        requestBaseUrl ??
+        job.baseUrl ??
+        `http://${this.config.HOST}:${this.config.PORT}`,
+      secret: await this.secrets.secret(),
+      ttlSeconds: this.config.DOWNLOAD_URL_TTL_SECONDS,
+      nowSeconds: Math.floor(Date.now() / 1000),
+    });
+  }
+
+  private tooManyActive(): VerityError {
+    return new VerityError(
+      'rate_limited',
+      `Too many active batch jobs: at most ${this.config.BATCH_MAX_ACTIVE_JOBS} may be queued or processing at once; retry when one finishes`,
+      { 'Retry-After': '30' },
+    );
+  }
+}

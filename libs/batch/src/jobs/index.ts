@@ -1,0 +1,13 @@
+export * from './batch-names';
+export * from './batch-messages';
+export type { BatchJobRecord } from './batch-job.record';
+export { BatchJobRepository, type NewBatchJob } from './batch-job.repository';
+export {
+  BatchJobsService,
+  BATCH_DEBIT_REASON,
+  BATCH_REFUND_REASON,
+  type CreatedJob,
+} from './batch-jobs.service';
+export { BatchJobsModule } from './batch-jobs.module';
+export { SigningSecretProvider } from './signing-secret.provider';
+export { resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';

@@ -1,0 +1,72 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TestClient, TestResponse } from '../support';
+
+/** Multipart fields of POST /v1/batch, sent in the given order. */
+export type BatchField = [string, string] | ['file', string | Buffer];
+
+/** POSTs a multipart batch request; fields go in the order given. */
+export async function postBatch(
+  client: TestClient,
+  apiKey: string | undefined,
+  fields: BatchField[],
+  headers: Record<string, string> = {},
+): Promise<TestResponse> {
+  const form = new FormData();
+  for (const [name, value] of fields) {
+    if (name === 'file') form.append('file', new Blob([value]), 'input.csv');
+    else form.append(name, value);
+  }
+  const res = await fetch(`${client.baseUrl}/v1/batch`, {
+    method: 'POST',
+    body: form,
+    headers: { ...(apiKey ? { 'x-api-key': apiKey } : {}), ...headers },
+  });
+  const text = await res.text();
+  const json =
+    (res.headers.get('content-type') ?? '').includes('json') && text
+      ? (JSON.parse(text) as unknown)
+      : text;
+  return { status: res.status, headers: res.headers, body: json };
+}
+
+/** Polls GET /v1/batch/{id} until the job ends; returns every observed body. */
+export async function waitForJob(
+  client: TestClient,
+  id: string,
+  timeoutMs = 60_000,
+): Promise<TestResponse[]> {
+  const seen: TestResponse[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await client.get(`/v1/batch/${id}`);
+    seen.push(res);
+    if (res.status !== 200 || res.body.status === 'done' || res.body.status === 'failed')
+      return seen;
+    if (Date.now() > deadline)
+      throw new Error(`job ${id} still ${res.body.status} after ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+/** Waits until `check` returns a value (not undefined). */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Downloads a result_url (no API key). */
+export async function download(
+  url: string,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  const res = await fetch(url);
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
