@@ -8,6 +8,7 @@ const ERROR_STATUSES: Record<number, string> = {
   400: 'validation_error: invalid body, missing field or wrong type',
   401: 'unauthorized: missing or invalid X-Api-Key',
   402: 'insufficient_credits: the balance cannot pay for the call',
+  403: 'forbidden: download signature invalid, tampered or expired; fetch the job again',
   404: 'not_found',
   413: 'payload_too_large: body over the size limit',
   422: 'unprocessable: parsed but semantically invalid',
