@@ -208,8 +208,8 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
     );
     // Run-to-run spread of one configuration: a difference smaller than that is noise.
     const spread = (rs: LoadResult[]) =>
-      (100 * Math.abs(rs[0]!.reqPerSec - rs[1]!.reqPerSec)) /
-      Math.max(rs[0]!.reqPerSec, rs[1]!.reqPerSec);
+      (100 * Math.abs(rs[0].reqPerSec - rs[1].reqPerSec)) /
+      Math.max(rs[0].reqPerSec, rs[1].reqPerSec);
     const noise = Math.max(spread(onRuns), spread(offRuns));
     console.log(
       `throughput cost of metrics: ${cost.toFixed(1)}% (target < 5%) ${cost < 5 ? 'MET' : 'NOT MET'}; ` +

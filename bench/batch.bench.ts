@@ -15,6 +15,7 @@ import { Client } from 'pg';
 import { LoopbackDnsServer } from '@verity/integrations';
 import { cleanDistributed } from './batch/cleanup';
 import { countResultLines, createAccount, postFile, runJob, type JobTiming } from './batch/client';
+import { cpuDelta, cpuSnapshot, infraPids } from './batch/cpu';
 import { emailOfflineFloor, ipLookupFloor, phoneLibFloor } from './batch/floors';
 import { EMAIL_DOMAINS, emailRow, emailZone, ipRow, phoneRow, writeRows } from './batch/inputs';
 import {
@@ -98,17 +99,21 @@ async function runJobs(
   files: Files,
   ids: string[],
   label: string,
+  pids: Record<string, number>,
 ): Promise<Record<Kind, JobTiming>> {
   const out = {} as Record<Kind, JobTiming>;
   for (const kind of ['email', 'phone', 'ip'] as const) {
+    const cpu0 = await cpuSnapshot(pids);
     const t = await runJob(base, apiKey, kind, files[kind], 1_800_000);
+    const cpu = cpuDelta(cpu0, await cpuSnapshot(pids));
     ids.push(t.id);
     const lines = await countResultLines(t.resultUrl);
     if (lines !== t.rows + 1)
       throw new Error(`${label} ${kind}: result has ${lines} lines for ${t.rows} rows`);
     console.log(
-      `  ${label} ${kind}: ${fmt(t.rows)} rows, upload ${(t.uploadMs / 1000).toFixed(1)} s, upload→done ${(t.totalMs / 1000).toFixed(1)} s, ${fmt(rate(t))} rows/s`,
+      `  ${label} ${kind}: ${fmt(t.rows)} rows, upload ${(t.uploadMs / 1000).toFixed(1)} s, upload→done ${(t.totalMs / 1000).toFixed(1)} s (all rows scored at ${(t.scoredMs / 1000).toFixed(1)} s), ${fmt(rate(t))} rows/s`,
     );
+    console.log(`    cpu: ${cpu}`);
     out[kind] = t;
   }
   return out;
@@ -150,7 +155,10 @@ async function embedded(files: Files, dns: string, work: string, profileDir?: st
     proc = await startProcess('verity', 'verity-start', env, work, profileDir);
     const base = `http://127.0.0.1:${proc.port}`;
     const key = await createAccount(base, ADMIN_TOKEN, CREDITS);
-    return await runJobs(base, key, files, [], 'embedded');
+    return await runJobs(base, key, files, [], 'embedded', {
+      'verity start': proc.pid,
+      bench: process.pid,
+    });
   } finally {
     await proc?.stop();
     await db.drop();
@@ -192,16 +200,28 @@ async function distributed(
     procs.push(scorerA, scorerB);
     const base = `http://127.0.0.1:${api.port}`;
     const key = await createAccount(base, ADMIN_TOKEN, CREDITS);
-    const jobs = await runJobs(base, key, files, ids, 'distributed (2 scorers)');
+    const pids = {
+      api: api.pid,
+      ingest: procs[1].pid,
+      'scorer-a': scorerA.pid,
+      'scorer-b': scorerB.pid,
+      bench: process.pid,
+      ...(await infraPids(process.cwd())),
+    };
+    const jobs = await runJobs(base, key, files, ids, 'distributed (2 scorers)', pids);
 
     // One scorer: the group rebalances onto scorer-a alone.
     await scorerB.stop();
     procs.splice(procs.indexOf(scorerB), 1);
+    delete (pids as Record<string, number>)['scorer-b'];
+    const cpu0 = await cpuSnapshot(pids);
     const phoneOneScorer = await runJob(base, key, 'phone', files.phone, 1_800_000);
+    const cpu = cpuDelta(cpu0, await cpuSnapshot(pids));
     ids.push(phoneOneScorer.id);
     console.log(
       `  distributed (1 scorer) phone: upload→done ${(phoneOneScorer.totalMs / 1000).toFixed(1)} s, ${fmt(rate(phoneOneScorer))} rows/s`,
     );
+    console.log(`    cpu: ${cpu}`);
 
     // Peak RSS of the API during a big upload, with the workers stopped so the job stays queued.
     for (const p of procs.filter((p) => p !== api)) await p.stop();

@@ -23,7 +23,7 @@ const CATEGORIES: [string, RegExp][] = [
     'csv reading (fast-csv, chunk reader)',
     /node_modules\/@?fast-csv|libs\/batch\/src\/csv\/(chunk|csv)/,
   ],
-  ['result row formatting', /libs\/batch\/src\/csv\/result/],
+  ['result row formatting', /libs\/batch\/src\/csv\/(result|csv\.cell)/],
   ['upload inspection', /libs\/batch\/src\/csv\/upload|apps\/api\/src\/batch/],
   [
     'phone engine (libphonenumber)',

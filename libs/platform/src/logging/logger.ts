@@ -26,14 +26,21 @@ export const REDACTED_PATHS = [
   '*.webhookSecret',
 ];
 
-/** The process's pino logger (JSON lines on stdout, level from LOG_LEVEL). */
+/**
+ * The process's pino logger: JSON lines on stdout, level from LOG_LEVEL. Lines are written in
+ * 4 KiB batches rather than one write(2) each (the access log is ~10% of a busy API's CPU
+ * otherwise); pino flushes the buffer when the process exits.
+ */
 export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'>, name: string): Logger {
-  return pino({
-    name,
-    level: config.LOG_LEVEL,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    base: { service: name },
-  });
+  return pino(
+    {
+      name,
+      level: config.LOG_LEVEL,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      base: { service: name },
+    },
+    pino.destination({ dest: 1, minLength: 4096, sync: false }),
+  );
 }
 
 /** Routes Nest's framework logs into pino. */

