@@ -19,10 +19,13 @@ async function main(): Promise<void> {
   });
   await app.listen({ port: config.PORT, host: config.HOST });
   logger.info({ port: config.PORT, host: config.HOST }, 'api listening');
-  exitOnSignal(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
-    await app.close();
-    await engines.close();
-    await database.close();
+  // Readiness 503, close HTTP (in-flight requests finish), the ports, the engines, the database.
+  exitOnSignal(logger, config.SHUTDOWN_TIMEOUT_MS, {
+    app,
+    after: [
+      { name: 'engines', close: () => engines.close() },
+      { name: 'database', close: () => database.close() },
+    ],
   });
 }
 

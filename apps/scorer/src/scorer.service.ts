@@ -113,7 +113,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
       );
       await this.bus.publish(this.names.progressTopic, [
         {
-          key: chunk.jobId,
+          ...this.reportTarget(chunk),
           value: encodeMessage({
             v: 1,
             kind: 'chunk_failed',
@@ -139,7 +139,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     await this.blobs.put(partKey(chunk.jobId, chunk.chunkNo), Buffer.from(lines, 'utf8'));
     await this.bus.publish(this.names.progressTopic, [
       {
-        key: chunk.jobId,
+        ...this.reportTarget(chunk),
         value: encodeMessage({
           v: 1,
           kind: 'chunk',
@@ -151,5 +151,17 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     ]);
     stop?.();
     this.metrics?.batchRowsProcessed.inc({ type: chunk.type }, chunk.rows.length);
+  }
+
+  /**
+   * Where a chunk's report goes: partition chunkNo mod P, like the chunk itself, so one job's
+   * reports are spread over every partition and the assembler handles them in parallel (it
+   * does not depend on their order).
+   */
+  private reportTarget(chunk: ChunkMessage): { key: string; partition: number } {
+    return {
+      key: `${chunk.jobId}/${chunk.chunkNo}`,
+      partition: chunk.chunkNo % this.config.KAFKA_CHUNK_PARTITIONS,
+    };
   }
 }

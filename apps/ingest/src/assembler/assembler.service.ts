@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Inject,
   Injectable,
@@ -25,16 +26,24 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { watchLag } from '../host/lag-source';
+import { ChunkRecorder } from './chunk-recorder';
 import { JobFinisher } from './job-finisher';
 import { resultFile } from './result-file';
 
+/** How often a report that found another handler assembling its job looks again. */
+const ASSEMBLY_POLL_MS = 100;
+
 /**
- * The assembler: consumes `verity.batch.progress` (keyed by job, so one job's reports arrive in
- * order on one partition). Each chunk completion is recorded once in Postgres together with
- * processed_rows (one statement); once the split count is known and every chunk is in, it
- * writes the result file by multipart upload, marks the job done (guarded), then cleans up and
- * enqueues the webhook. Every step is idempotent, so a redelivery or a crash anywhere replays
- * safely; the offset is committed only after the handler finished.
+ * The assembler: consumes `verity.batch.progress`, whose reports are spread over every
+ * partition (chunk n's report on partition n mod P) and handled one per partition at once, so
+ * they arrive in any order, duplicated or concurrently. The database decides: each chunk
+ * completion is recorded once together with processed_rows (concurrent completions share one
+ * statement, see ChunkRecorder); whichever report finds the split count known and every chunk
+ * in — the last chunk, the split report, or a redelivery after a crash — asks to assemble, and
+ * under a per-job advisory lock (never waited on while holding a connection) the job is re-read, the result file written by multipart
+ * upload and the job marked done in that lock's transaction, so exactly one handler assembles
+ * and the others find the job done. Then clean-up and the webhook. Every step is idempotent and
+ * the offset is committed only after the handler finished, so a crash anywhere replays safely.
  */
 @Injectable()
 export class AssemblerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -44,6 +53,8 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
   private readonly pending = new Map<string, number>();
   /** Jobs this process already cleaned up after their end (late reports then cost nothing). */
   private readonly finished = new Set<string>();
+  /** Group commit of concurrent chunk completions. */
+  private readonly recorder: ChunkRecorder;
 
   constructor(
     private readonly repository: BatchJobRepository,
@@ -53,7 +64,9 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
-  ) {}
+  ) {
+    this.recorder = new ChunkRecorder((chunks) => this.repository.recordChunks(chunks));
+  }
 
   /** Topic, group and queue names (BATCH_NAMESPACE). */
   private get names(): BatchNames {
@@ -95,7 +108,11 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
         job = await this.repository.setChunkCount(report.jobId, report.chunks);
         break;
       case 'chunk':
-        job = await this.repository.recordChunk(report.jobId, report.chunkNo, report.rows);
+        job = await this.recorder.record({
+          jobId: report.jobId,
+          chunkNo: report.chunkNo,
+          rows: report.rows,
+        });
         break;
       case 'chunk_failed': {
         const failed = await this.jobs.fail(
@@ -117,14 +134,25 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     if (job.chunkCount !== null && job.chunksDone >= job.chunkCount) await this.assemble(job);
   }
 
-  private async assemble(job: BatchJobRecord): Promise<void> {
-    const key = resultKey(job.id);
-    await this.blobs.upload(key, resultFile(this.blobs, job.id, job.type, job.chunkCount!));
-    if (await this.repository.markDone(job.id, key)) {
-      this.metrics?.batchJobs.inc({ status: 'done' });
-      this.log.log(`job ${job.id} done: ${job.totalRows} rows`);
+  private async assemble(seen: BatchJobRecord): Promise<void> {
+    for (;;) {
+      const attempt = await this.repository.tryAssembly(seen.id, async (job, db) => {
+        const key = resultKey(job.id);
+        await this.blobs.upload(key, resultFile(this.blobs, job.id, job.type, job.chunkCount!));
+        return this.repository.markDone(job.id, key, db);
+      });
+      if (attempt.state !== 'busy') {
+        if (attempt.state === 'assembled' && attempt.result) {
+          this.metrics?.batchJobs.inc({ status: 'done' });
+          this.log.log(`job ${seen.id} done: ${seen.totalRows} rows`);
+        }
+        break;
+      }
+      // Another handler (here or in another process) is assembling: wait without holding a
+      // connection, then look again — it will be done, or its holder died and we take over.
+      await sleep(ASSEMBLY_POLL_MS);
     }
-    await this.afterEnd(job.id);
+    await this.afterEnd(seen.id);
   }
 
   private async afterEnd(jobId: string): Promise<void> {

@@ -24,11 +24,14 @@ export async function runWorker(
     });
     await app.listen({ port: config.PORT, host: config.HOST });
     logger.info({ port: config.PORT, host: config.HOST }, `${name} listening`);
-    // Stop consuming, finish and commit in-flight work (Nest shutdown hooks), then release.
-    exitOnSignal(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
-      await app.close();
-      await engines?.close();
-      await database.close();
+    // Readiness 503, stop consuming, finish and commit in-flight work (Nest shutdown hooks),
+    // close HTTP and the ports, then the engines and the database.
+    exitOnSignal(logger, config.SHUTDOWN_TIMEOUT_MS, {
+      app,
+      after: [
+        ...(engines ? [{ name: 'engines', close: () => engines.close() }] : []),
+        { name: 'database', close: () => database.close() },
+      ],
     });
   } catch (error) {
     process.stderr.write(

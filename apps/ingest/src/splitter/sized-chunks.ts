@@ -1,38 +1,53 @@
 import type { RowChunk } from '@verity/batch';
 
+/** A chunk and its encoded message. */
+export interface EncodedChunk {
+  chunk: RowChunk;
+  value: Buffer;
+}
+
 /**
- * Re-cuts chunks so no message exceeds `maxBytes` of row text (Kafka refuses messages above
- * its max.message.bytes, 1 MB by default, and 1,000 rows of 4 KiB lines would be 4 MB):
- * a chunk too large is halved until it fits. Chunks are renumbered 0, 1, 2, … in order, so
- * the numbering still depends only on the file and a re-split re-emits identical chunks.
+ * Re-cuts chunks so no message exceeds `maxBytes` (Kafka refuses messages above its
+ * max.message.bytes, 1 MB by default, and 5,000 rows of 4 KiB lines would be 20 MB): each
+ * chunk is encoded once, and one whose message is too large is halved (and the halves
+ * encoded) until it fits. Chunks are renumbered 0, 1, 2, … in order, so the numbering still
+ * depends only on the file and a re-split re-emits identical chunks.
  */
 export async function* sizedChunks(
   chunks: AsyncIterable<RowChunk>,
   maxBytes: number,
-): AsyncGenerator<RowChunk, void, undefined> {
+  encode: (chunk: RowChunk) => Buffer,
+): AsyncGenerator<EncodedChunk, void, undefined> {
   let chunkNo = 0;
   for await (const chunk of chunks) {
-    for (const piece of cut(chunk.firstRow, chunk.rows, maxBytes)) {
-      yield { chunkNo: chunkNo++, firstRow: piece.firstRow, rows: piece.rows };
+    // Number tentatively: a chunk that fits (nearly always) keeps this encoding.
+    const whole = { chunkNo, firstRow: chunk.firstRow, rows: chunk.rows };
+    for (const piece of cut(whole, encode(whole), maxBytes, encode)) {
+      chunkNo++;
+      yield piece;
     }
   }
 }
 
 function* cut(
-  firstRow: number,
-  rows: string[],
+  chunk: RowChunk,
+  value: Buffer,
   maxBytes: number,
-): Generator<{ firstRow: number; rows: string[] }> {
-  if (rows.length <= 1 || bytesOf(rows) <= maxBytes) {
-    yield { firstRow, rows };
+  encode: (chunk: RowChunk) => Buffer,
+): Generator<EncodedChunk> {
+  if (chunk.rows.length <= 1 || value.length <= maxBytes) {
+    yield { chunk, value };
     return;
   }
-  const half = Math.ceil(rows.length / 2);
-  yield* cut(firstRow, rows.slice(0, half), maxBytes);
-  yield* cut(firstRow + half, rows.slice(half), maxBytes);
-}
-
-/** Size of the rows as they travel (a JSON array: escapes can make a row several times longer). */
-function bytesOf(rows: string[]): number {
-  return Buffer.byteLength(JSON.stringify(rows), 'utf8');
+  const half = Math.ceil(chunk.rows.length / 2);
+  const first = { chunkNo: chunk.chunkNo, firstRow: chunk.firstRow, rows: chunk.rows.slice(0, half) };
+  const firstPieces = [...cut(first, encode(first), maxBytes, encode)];
+  yield* firstPieces;
+  // The second half is numbered after however many pieces the first half became.
+  const second = {
+    chunkNo: chunk.chunkNo + firstPieces.length,
+    firstRow: chunk.firstRow + half,
+    rows: chunk.rows.slice(half),
+  };
+  yield* cut(second, encode(second), maxBytes, encode);
 }

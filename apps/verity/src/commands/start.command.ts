@@ -31,10 +31,17 @@ export async function startCommand(
   await app.init();
   const devKey = await ensureDevAccount(app.get(AccountsService), config.DEV_ACCOUNT_CREDITS);
   await app.listen({ port: config.PORT, host: config.HOST });
-  exitOnSignal(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
-    await app.close();
-    await engines.close();
-    await database.close();
+  // Readiness 503, stop consuming, close HTTP (in-flight requests finish) and the ports, then the
+  // engines, then the database: the embedded PostgreSQL is stopped last (fast shutdown).
+  exitOnSignal(logger, config.SHUTDOWN_TIMEOUT_MS, {
+    app,
+    after: [
+      { name: 'engines', close: () => engines.close() },
+      {
+        name: database.embedded ? 'database (embedded PostgreSQL)' : 'database',
+        close: () => database.close(),
+      },
+    ],
   });
 
   const address = app.getHttpServer().address();

@@ -150,13 +150,18 @@ export class KafkaRowBus implements RowBus {
 
   async ensureTopic(topic: string, partitions: number): Promise<void> {
     const admin = await this.adminClient();
-    const made = await admin.createTopics({
-      topics: [{ topic, numPartitions: partitions }],
-      waitForLeaders: true,
-    });
-    if (made) {
-      this.created.add(topic);
-      return;
+    // Asking to create a topic that exists makes kafkajs log "Topic creation errors" at ERROR
+    // (then createTopics returns false), so look first: a normal start logs no error. Two
+    // processes creating the same new topic at once can still log it once; that is harmless.
+    if (!(await admin.listTopics()).includes(topic)) {
+      const made = await admin.createTopics({
+        topics: [{ topic, numPartitions: partitions }],
+        waitForLeaders: true,
+      });
+      if (made) {
+        this.created.add(topic);
+        return;
+      }
     }
     const meta = await admin.fetchTopicMetadata({ topics: [topic] });
     const have = meta.topics[0]?.partitions.length ?? 0;

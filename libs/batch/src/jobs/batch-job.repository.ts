@@ -18,6 +18,19 @@ export interface NewBatchJob {
 
 type Db = DataSource | EntityManager | QueryRunner;
 
+/** Outcome of {@link BatchJobRepository.tryAssembly}. */
+export type AssemblyAttempt<T> =
+  | { state: 'busy' }
+  | { state: 'not_ready' }
+  | { state: 'assembled'; result: T };
+
+/** A scorer's report that chunk `chunkNo` of `jobId` (`rows` rows) is stored. */
+export interface ChunkCompletion {
+  jobId: string;
+  chunkNo: number;
+  rows: number;
+}
+
 async function one(db: Db, sql: string, params: unknown[]): Promise<BatchJobRecord | null> {
   const result = (await db.query(sql, params)) as BatchJobRow[] | [BatchJobRow[], number];
   // UPDATE ... RETURNING comes back from TypeORM's pg driver as [rows, affected].
@@ -112,20 +125,95 @@ export class BatchJobRepository {
    * Records a scored chunk once (its primary key makes a redelivery a no-op) and adds its rows
    * to processed_rows, in one statement. Null unless the job is processing.
    */
-  recordChunk(jobId: string, chunkNo: number, rows: number): Promise<BatchJobRecord | null> {
-    return one(
-      this.db,
-      `WITH job AS (SELECT id FROM batch_jobs WHERE id = $1 AND status = 'processing'),
-            ins AS (INSERT INTO batch_chunks (job_id, chunk_no, rows)
-                    SELECT id, $2, $3 FROM job ON CONFLICT (job_id, chunk_no) DO NOTHING RETURNING rows)
-       UPDATE batch_jobs b
-          SET processed_rows = b.processed_rows + s.rows, chunks_done = b.chunks_done + s.n,
-              updated_at = now()
-         FROM (SELECT coalesce(sum(rows), 0)::int AS rows, count(*)::int AS n FROM ins) s
-        WHERE b.id = $1 AND b.status = 'processing'
-       RETURNING b.*`,
-      [jobId, chunkNo, rows],
-    );
+  async recordChunk(jobId: string, chunkNo: number, rows: number): Promise<BatchJobRecord | null> {
+    return (await this.recordChunks([{ jobId, chunkNo, rows }])).get(jobId) ?? null;
+  }
+
+  /**
+   * Records many scored chunks (of any jobs) in one statement, so concurrent completions share
+   * one commit: each (job, chunk) is inserted once — a redelivery, or the same chunk twice in
+   * `chunks`, is a no-op — and every job's processed_rows and chunks_done grow by what was new.
+   * Returns each job's row after the statement, or null for a job that is not processing.
+   * Jobs whose chunks were all already recorded come back as currently committed.
+   */
+  async recordChunks(chunks: readonly ChunkCompletion[]): Promise<Map<string, BatchJobRecord | null>> {
+    const out = new Map<string, BatchJobRecord | null>();
+    if (chunks.length === 0) return out;
+    const result = (await this.db.query(
+      `WITH input AS (
+              SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) AS t(job_id, chunk_no, rows)),
+            ins AS (
+              INSERT INTO batch_chunks (job_id, chunk_no, rows)
+              SELECT i.job_id, i.chunk_no, i.rows FROM input i
+                JOIN batch_jobs j ON j.id = i.job_id AND j.status = 'processing'
+              ORDER BY i.job_id, i.chunk_no
+              ON CONFLICT (job_id, chunk_no) DO NOTHING
+              RETURNING job_id, rows),
+            sums AS (SELECT job_id, sum(rows)::int AS rows, count(*)::int AS n FROM ins GROUP BY job_id),
+            upd AS (
+              UPDATE batch_jobs b
+                 SET processed_rows = b.processed_rows + s.rows, chunks_done = b.chunks_done + s.n,
+                     updated_at = now()
+                FROM sums s
+               WHERE b.id = s.job_id AND b.status = 'processing'
+              RETURNING b.*)
+       SELECT * FROM upd
+       UNION ALL
+       SELECT b.* FROM batch_jobs b
+        WHERE b.id = ANY($1::text[]) AND b.status = 'processing'
+          AND NOT EXISTS (SELECT 1 FROM upd WHERE upd.id = b.id)`,
+      [chunks.map((c) => c.jobId), chunks.map((c) => c.chunkNo), chunks.map((c) => c.rows)],
+    )) as BatchJobRow[];
+    for (const c of chunks) out.set(c.jobId, null);
+    for (const row of result) out.set(row.id, toRecord(row));
+    return out;
+  }
+
+  /**
+   * Runs `assemble` for a job whose every chunk is recorded, never twice at once across all
+   * processes: inside a transaction holding a per-job advisory lock, after re-reading the job
+   * under that lock, and `assemble` marks the job done in that same transaction. `busy` when
+   * another connection holds the lock (try again later: it either finishes, and the job is
+   * then found done, or dies, and its lock goes with its connection); `not_ready` when the job
+   * is not (or no longer) processing with every chunk in.
+   */
+  async tryAssembly<T>(
+    jobId: string,
+    assemble: (job: BatchJobRecord, db: Db) => Promise<T>,
+  ): Promise<AssemblyAttempt<T>> {
+    const runner = this.db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      // A 64-bit hash of a prefixed id: no clash with other advisory locks (migrations) in
+      // practice, and a clash would only make one assembly wait for another.
+      const [{ locked }] = (await runner.query(
+        `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`,
+        [`verity.batch.assemble:${jobId}`],
+      )) as { locked: boolean }[];
+      if (!locked) {
+        await runner.rollbackTransaction();
+        return { state: 'busy' };
+      }
+      const job = await one(
+        runner,
+        `SELECT * FROM batch_jobs WHERE id = $1 AND status = 'processing'
+            AND chunk_count IS NOT NULL AND chunks_done = chunk_count`,
+        [jobId],
+      );
+      if (!job) {
+        await runner.rollbackTransaction();
+        return { state: 'not_ready' };
+      }
+      const result = await assemble(job, runner);
+      await runner.commitTransaction();
+      return { state: 'assembled', result };
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   /** Records how many chunks the split produced. Null unless the job is processing. */
@@ -139,9 +227,9 @@ export class BatchJobRepository {
   }
 
   /** processing → done, only when every chunk is recorded. False if another run got there first. */
-  async markDone(jobId: string, resultKey: string): Promise<boolean> {
+  async markDone(jobId: string, resultKey: string, db: Db = this.db): Promise<boolean> {
     const done = await one(
-      this.db,
+      db,
       `UPDATE batch_jobs SET status = 'done', result_key = $2, processed_rows = total_rows,
               updated_at = now(), finished_at = now()
        WHERE id = $1 AND status = 'processing' AND chunk_count IS NOT NULL AND chunks_done = chunk_count

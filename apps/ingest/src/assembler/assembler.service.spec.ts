@@ -1,0 +1,168 @@
+import 'reflect-metadata';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { text } from 'node:stream/consumers';
+import {
+  BLOB_STORE,
+  BatchJobRepository,
+  BatchJobsService,
+  csvHeader,
+  encodeMessage,
+  partKey,
+  resultKey,
+  type BlobStore,
+  type BusMessage,
+  type ProgressMessage,
+} from '@verity/batch';
+import { startTestStack, type TestStack } from '@verity/testing';
+import { IngestModule } from '../ingest.module';
+import { AssemblerService } from './assembler.service';
+
+let offset = 0;
+function report(message: ProgressMessage): BusMessage {
+  return {
+    topic: 'verity.batch.progress',
+    partition: 0,
+    offset: String(offset++),
+    key: message.jobId,
+    value: encodeMessage(message),
+  };
+}
+
+const chunk = (jobId: string, chunkNo: number, rows = 2): BusMessage =>
+  report({ v: 1, kind: 'chunk', jobId, chunkNo, rows });
+const split = (jobId: string, chunks: number): BusMessage =>
+  report({ v: 1, kind: 'split', jobId, chunks });
+
+describe('assembler: completion reports in any order, duplicated, concurrent', () => {
+  let stack: TestStack;
+  let accountId: string;
+  let blobs: BlobStore;
+  let assembler: AssemblerService;
+  let repository: BatchJobRepository;
+  /** Result-file uploads per job, and a hook to slow or break them. */
+  const uploads = new Map<string, number>();
+  let beforeUpload: (key: string) => Promise<void> = async () => undefined;
+
+  before(async () => {
+    stack = await startTestStack({ modules: [IngestModule] });
+    accountId = (await stack.account(1_000, 'assembler')).accountId;
+    blobs = stack.app.get<BlobStore>(BLOB_STORE);
+    assembler = stack.app.get(AssemblerService);
+    repository = stack.app.get(BatchJobRepository);
+    const upload = blobs.upload.bind(blobs);
+    blobs.upload = async (key, body) => {
+      await beforeUpload(key);
+      uploads.set(key, (uploads.get(key) ?? 0) + 1);
+      return upload(key, body);
+    };
+  });
+  after(() => stack.close());
+
+  /** A processing job of `chunks` chunks of 2 rows whose parts are already stored. */
+  async function jobWithParts(n: number, chunks: number): Promise<string> {
+    const id = `job_${String(n).padStart(32, '0')}`;
+    await stack.app.get(BatchJobsService).create({
+      id,
+      accountId,
+      type: 'ip',
+      totalRows: chunks * 2,
+      uploadKey: `uploads/${id}.csv`,
+      webhookUrl: null,
+      baseUrl: null,
+      idempotencyKey: null,
+      requestHash: null,
+    });
+    await repository.markProcessing(id);
+    for (let c = 0; c < chunks; c++) {
+      await blobs.put(partKey(id, c), Buffer.from(`row${2 * c}\nrow${2 * c + 1}\n`, 'utf8'));
+    }
+    return id;
+  }
+
+  async function resultOf(id: string): Promise<string> {
+    return text(await blobs.get(resultKey(id)));
+  }
+
+  const expected = (chunks: number): string =>
+    csvHeader('ip') + Array.from({ length: chunks * 2 }, (_, i) => `row${i}\n`).join('');
+
+  it('assembles once when the last two chunks and the split report arrive together, with redeliveries', async () => {
+    const id = await jobWithParts(1, 4);
+    // Out of order, one duplicate: chunk 3 before 0, chunk 0 twice.
+    await assembler.handle(chunk(id, 3));
+    await assembler.handle(chunk(id, 0));
+    await assembler.handle(chunk(id, 0));
+    let job = await repository.findForWorker(id);
+    assert.equal(job?.chunksDone, 2);
+    assert.equal(job?.processedRows, 4);
+    // Slow uploads so the concurrent handlers overlap any assembly.
+    beforeUpload = () => sleep(50);
+    await Promise.all([
+      assembler.handle(chunk(id, 1)),
+      assembler.handle(chunk(id, 2)),
+      assembler.handle(split(id, 4)),
+      assembler.handle(chunk(id, 2)),
+      assembler.handle(chunk(id, 1)),
+    ]);
+    beforeUpload = async () => undefined;
+    job = await repository.findForWorker(id);
+    assert.equal(job?.status, 'done');
+    assert.equal(job?.chunksDone, 4);
+    assert.equal(job?.processedRows, 8);
+    assert.equal(uploads.get(resultKey(id)), 1);
+    assert.equal(await resultOf(id), expected(4));
+    // A report redelivered after the end changes nothing.
+    await assembler.handle(chunk(id, 3));
+    assert.equal(uploads.get(resultKey(id)), 1);
+    assert.equal((await repository.findForWorker(id))?.processedRows, 8);
+  });
+
+  it('assembles when the split report comes last', async () => {
+    const id = await jobWithParts(2, 3);
+    await Promise.all([0, 1, 2].map((c) => assembler.handle(chunk(id, c))));
+    assert.equal((await repository.findForWorker(id))?.status, 'processing');
+    await assembler.handle(split(id, 3));
+    assert.equal((await repository.findForWorker(id))?.status, 'done');
+    assert.equal(await resultOf(id), expected(3));
+  });
+
+  it('an assembly that dies midway leaves the job processing; the redelivered report finishes it', async () => {
+    const id = await jobWithParts(3, 2);
+    await assembler.handle(split(id, 2));
+    await assembler.handle(chunk(id, 0));
+    beforeUpload = () => Promise.reject(new Error('blob store down'));
+    await assert.rejects(assembler.handle(chunk(id, 1)), /blob store down/);
+    beforeUpload = async () => undefined;
+    assert.equal((await repository.findForWorker(id))?.status, 'processing');
+    await assembler.handle(chunk(id, 1)); // the redelivery
+    const job = await repository.findForWorker(id);
+    assert.equal(job?.status, 'done');
+    assert.equal(job?.processedRows, 4);
+    assert.equal(await resultOf(id), expected(2));
+  });
+
+  it('records many completions of several jobs in one statement, each chunk once', async () => {
+    const a = await jobWithParts(4, 3);
+    const b = await jobWithParts(5, 3);
+    const jobs = await repository.recordChunks([
+      { jobId: a, chunkNo: 0, rows: 2 },
+      { jobId: b, chunkNo: 2, rows: 2 },
+      { jobId: a, chunkNo: 0, rows: 2 },
+      { jobId: a, chunkNo: 1, rows: 2 },
+      { jobId: 'job_unknown', chunkNo: 0, rows: 2 },
+    ]);
+    assert.equal(jobs.get(a)?.chunksDone, 2);
+    assert.equal(jobs.get(a)?.processedRows, 4);
+    assert.equal(jobs.get(b)?.chunksDone, 1);
+    assert.equal(jobs.get('job_unknown'), null);
+    // All duplicates: the jobs come back unchanged.
+    const again = await repository.recordChunks([
+      { jobId: a, chunkNo: 1, rows: 2 },
+      { jobId: b, chunkNo: 2, rows: 2 },
+    ]);
+    assert.equal(again.get(a)?.chunksDone, 2);
+    assert.equal(again.get(b)?.processedRows, 2);
+  });
+});
