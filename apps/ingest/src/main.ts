@@ -3,4 +3,4 @@ import { runWorker } from './host/run-worker';
 import { IngestModule } from './ingest.module';
 
 /** The ingest deployable (splitter + assembler + webhooks): `node dist/apps/ingest/src/main.js`. */
-void runWorker('verity-ingest', [IngestModule], false);
+runWorker('verity-ingest', [IngestModule], false);

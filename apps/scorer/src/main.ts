@@ -3,4 +3,4 @@ import { runWorker } from '../../ingest/src/host/run-worker';
 import { ScorerModule } from './scorer.module';
 
 /** The scorer deployable (scale it out): `node dist/apps/scorer/src/main.js`. */
-void runWorker('verity-scorer', [ScorerModule], true);
+runWorker('verity-scorer', [ScorerModule], true);

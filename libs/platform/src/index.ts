@@ -8,3 +8,9 @@ export { buildEngines, type EnginesRuntime } from './runtime/engines.runtime';
 export { openDatabaseRuntime, type DatabaseRuntime } from './runtime/database.runtime';
 export { exitOnSignal } from './runtime/shutdown';
 export { HealthController } from './health/health.controller';
+export {
+  openProcessRuntime,
+  closeOnSignal,
+  runMain,
+  type ProcessRuntime,
+} from './runtime/process.runtime';

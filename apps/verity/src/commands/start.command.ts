@@ -1,8 +1,7 @@
 import type { Type, DynamicModule } from '@nestjs/common';
 import { AccountsService } from '@verity/accounts';
 import type { AppConfig } from '@verity/config';
-import { createMetrics } from '@verity/observability';
-import { buildEngines, createLogger, exitOnSignal, openDatabaseRuntime } from '@verity/platform';
+import { closeOnSignal, openProcessRuntime } from '@verity/platform';
 import { createApiApp } from '../../../api/src/create-api-app';
 import { IngestModule } from '../../../ingest/src/ingest.module';
 import { ScorerModule } from '../../../scorer/src/scorer.module';
@@ -17,32 +16,19 @@ export async function startCommand(
   // The batch pipeline (splitter, assembler, webhooks, scorer) shares the process and its ports.
   modules: (Type | DynamicModule)[] = [IngestModule, ScorerModule],
 ): Promise<void> {
-  const logger = createLogger(config, 'verity');
-  const database = await openDatabaseRuntime(config, logger);
-  const metrics = config.METRICS_ENABLED ? createMetrics({ defaults: true }) : null;
-  const engines = await buildEngines(config, metrics);
+  const runtime = await openProcessRuntime(config, 'verity', { engines: true });
+  const { database } = runtime;
   const app = await createApiApp({
-    resources: { config, dataSource: database.dataSource, metrics },
-    engines: engines.engines,
-    logger,
-    checks: { data_sets: () => engines.dataReadiness() },
+    resources: runtime.resources,
+    engines: runtime.engines!.engines,
+    logger: runtime.logger,
+    checks: runtime.checks,
     modules,
   });
   await app.init();
   const devKey = await ensureDevAccount(app.get(AccountsService), config.DEV_ACCOUNT_CREDITS);
   await app.listen({ port: config.PORT, host: config.HOST });
-  // Readiness 503, stop consuming, close HTTP (in-flight requests finish) and the ports, then the
-  // engines, then the database: the embedded PostgreSQL is stopped last (fast shutdown).
-  exitOnSignal(logger, config.SHUTDOWN_TIMEOUT_MS, {
-    app,
-    after: [
-      { name: 'engines', close: () => engines.close() },
-      {
-        name: database.embedded ? 'database (embedded PostgreSQL)' : 'database',
-        close: () => database.close(),
-      },
-    ],
-  });
+  closeOnSignal(runtime, app);
 
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
