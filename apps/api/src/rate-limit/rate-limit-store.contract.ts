@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BucketPolicy, RateLimitStore } from './rate-limit.store';
+
+/**
+ * The RateLimitStore contract: a token bucket per key with `burst` capacity refilled at
+ * `ratePerSecond`. Every adapter must pass it.
+ */
+export function rateLimitStoreContract(
+  name: string,
+  create: (policy: BucketPolicy) => RateLimitStore,
+  opts: { skip?: string | false } = {},
+): void {
+  describe(`RateLimitStore contract: ${name}`, { skip: opts.skip }, () => {
+    const policy = { ratePerSecond: 2, burst: 3 };
+    let store: RateLimitStore;
+    before(() => {
+      store = create(policy);
+    });
+    after(() => store.close());
+
+    it('answers a readiness ping', async () => {
+      await store.ping();
+    });
+
+    it('allows a burst, then refuses with the time until the next token', async () => {
+      const key = randomUUID();
+      const taken = [];
+      for (let i = 0; i < 4; i++) taken.push(await store.take(key));
+      assert.deepEqual(
+        taken.map((d) => d.allowed),
+        [true, true, true, false],
+      );
+      assert.deepEqual(
+        taken.slice(0, 3).map((d) => d.remaining),
+        [2, 1, 0],
+      );
+      const refused = taken[3]!;
+      assert.equal(refused.remaining, 0);
+      assert.ok(refused.retryAfterSeconds >= 1);
+      assert.ok(refused.resetSeconds >= 1 && refused.resetSeconds <= 2);
+    });
+
+    it('keeps one bucket per key', async () => {
+      const a = randomUUID();
+      const b = randomUUID();
+      for (let i = 0; i < 3; i++) await store.take(a);
+      assert.equal((await store.take(a)).allowed, false);
+      assert.equal((await store.take(b)).allowed, true);
+    });
+
+    it('refills over time', async () => {
+      const key = randomUUID();
+      for (let i = 0; i < 3; i++) await store.take(key);
+      assert.equal((await store.take(key)).allowed, false);
+      // A refused take costs nothing; at 2 tokens/s one is back within a second.
+      for (let i = 0; i < 50; i++) {
+        await sleep(100);
+        if ((await store.take(key)).allowed) return;
+      }
+      assert.fail('the bucket never refilled');
+    });
+
+    it('never allows more than the burst to concurrent takers', async () => {
+      const key = randomUUID();
+      const decisions = await Promise.all(Array.from({ length: 20 }, () => store.take(key)));
+      assert.equal(decisions.filter((d) => d.allowed).length, 3);
+    });
+  });
+}
