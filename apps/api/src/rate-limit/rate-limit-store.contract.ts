@@ -37,7 +37,7 @@ export function rateLimitStoreContract(
         taken.slice(0, 3).map((d) => d.remaining),
         [2, 1, 0],
       );
-      const refused = taken[3]!;
+      const refused = taken[3];
       assert.equal(refused.remaining, 0);
       assert.ok(refused.retryAfterSeconds >= 1);
       assert.ok(refused.resetSeconds >= 1 && refused.resetSeconds <= 2);
