@@ -43,7 +43,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
   let repository: BatchJobRepository;
   /** Result-file uploads per job, and a hook to slow or break them. */
   const uploads = new Map<string, number>();
-  let beforeUpload: (key: string) => Promise<void> = async () => undefined;
+  let beforeUpload: (key: string) => Promise<void> = () => Promise.resolve();
 
   before(async () => {
     stack = await startTestStack({ modules: [IngestModule] });
@@ -106,7 +106,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
       assembler.handle(chunk(id, 2)),
       assembler.handle(chunk(id, 1)),
     ]);
-    beforeUpload = async () => undefined;
+    beforeUpload = () => Promise.resolve();
     job = await repository.findForWorker(id);
     assert.equal(job?.status, 'done');
     assert.equal(job?.chunksDone, 4);
@@ -134,7 +134,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     await assembler.handle(chunk(id, 0));
     beforeUpload = () => Promise.reject(new Error('blob store down'));
     await assert.rejects(assembler.handle(chunk(id, 1)), /blob store down/);
-    beforeUpload = async () => undefined;
+    beforeUpload = () => Promise.resolve();
     assert.equal((await repository.findForWorker(id))?.status, 'processing');
     await assembler.handle(chunk(id, 1)); // the redelivery
     const job = await repository.findForWorker(id);

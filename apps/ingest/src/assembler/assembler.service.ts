@@ -40,10 +40,11 @@ const ASSEMBLY_POLL_MS = 100;
  * completion is recorded once together with processed_rows (concurrent completions share one
  * statement, see ChunkRecorder); whichever report finds the split count known and every chunk
  * in — the last chunk, the split report, or a redelivery after a crash — asks to assemble, and
- * under a per-job advisory lock (never waited on while holding a connection) the job is re-read, the result file written by multipart
- * upload and the job marked done in that lock's transaction, so exactly one handler assembles
- * and the others find the job done. Then clean-up and the webhook. Every step is idempotent and
- * the offset is committed only after the handler finished, so a crash anywhere replays safely.
+ * under a per-job advisory lock (never waited on while holding a connection) the job is
+ * re-read, the result file written by multipart upload and the job marked done in that lock's
+ * transaction, so exactly one handler assembles and the others find the job done. Then
+ * clean-up and the webhook. Every step is idempotent and the offset is committed only after
+ * the handler finished, so a crash anywhere replays safely.
  */
 @Injectable()
 export class AssemblerService implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -1,11 +1,16 @@
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { csvHeader, partKey, type BlobStore } from '@verity/batch';
 import type { BatchType } from '@verity/contracts';
 
+/** Parts fetched ahead of the one being written (each is one chunk's rows, ~0.1–1 MB). */
+const READ_AHEAD = 4;
+
 /**
- * The result file as a stream: the header, then the parts of chunks 0 … n-1 in order, each
- * read only when the previous one is done, so memory holds one part buffer at a time. The
- * bytes depend only on the parts, so a re-run writes a byte-identical file.
+ * The result file as a stream: the header, then the parts of chunks 0 … n-1 in order. Up to
+ * READ_AHEAD parts are fetched at once, so the blob store's per-request latency is paid in
+ * parallel, while memory holds at most that many parts. The bytes depend only on the parts,
+ * so a re-run writes a byte-identical file.
  */
 export function resultFile(
   blobs: BlobStore,
@@ -15,9 +20,23 @@ export function resultFile(
 ): Readable {
   async function* lines(): AsyncGenerator<Buffer> {
     yield Buffer.from(csvHeader(type), 'utf8');
-    for (let chunkNo = 0; chunkNo < chunks; chunkNo++) {
-      const part = await blobs.get(partKey(jobId, chunkNo));
-      for await (const piece of part) yield piece as Buffer;
+    const ahead: Promise<Buffer>[] = [];
+    let next = 0;
+    const fetchNext = () => {
+      const part = blobs.get(partKey(jobId, next++)).then((body) => buffer(body));
+      part.catch(() => undefined); // awaited in order below; never an unhandled rejection
+      ahead.push(part);
+    };
+    try {
+      while (next < chunks && ahead.length < READ_AHEAD) fetchNext();
+      while (ahead.length > 0) {
+        const part = await ahead.shift()!;
+        if (next < chunks) fetchNext();
+        yield part;
+      }
+    } finally {
+      // Stopped early (an error downstream): let the fetches still running settle quietly.
+      await Promise.allSettled(ahead);
     }
   }
   return Readable.from(lines(), { objectMode: false });

@@ -40,7 +40,11 @@ function* cut(
     return;
   }
   const half = Math.ceil(chunk.rows.length / 2);
-  const first = { chunkNo: chunk.chunkNo, firstRow: chunk.firstRow, rows: chunk.rows.slice(0, half) };
+  const first = {
+    chunkNo: chunk.chunkNo,
+    firstRow: chunk.firstRow,
+    rows: chunk.rows.slice(0, half),
+  };
   const firstPieces = [...cut(first, encode(first), maxBytes, encode)];
   yield* firstPieces;
   // The second half is numbered after however many pieces the first half became.

@@ -30,8 +30,9 @@ export interface IngestPayload {
 
 /** Largest chunk message (Kafka's default message limit is 1 MB; the record adds a little). */
 const MAX_CHUNK_BYTES = 512 * 1024;
-/** Chunks published per bulk call (about 1 MB of 5,000-email chunks). */
-const PUBLISH_BATCH = 8;
+/** A bulk publish goes out at this many chunk messages or bytes, whichever comes first. */
+const PUBLISH_BATCH = 32;
+const PUBLISH_BATCH_BYTES = 1024 * 1024;
 /** Split attempts before the job fails. */
 export const SPLIT_ATTEMPTS = 5;
 
@@ -105,6 +106,7 @@ export class SplitterService implements OnApplicationBootstrap {
     }
     const partitions = this.config.KAFKA_CHUNK_PARTITIONS;
     let pending: OutgoingMessage[] = [];
+    let pendingBytes = 0;
     let publishing: Promise<void> = Promise.resolve();
     let chunks = 0;
     let rows = 0;
@@ -114,14 +116,16 @@ export class SplitterService implements OnApplicationBootstrap {
       (c) => encodeMessage({ v: 1, jobId, type: job.type, ...c }),
     )) {
       pending.push({ key: jobId, partition: chunk.chunkNo % partitions, value });
+      pendingBytes += value.length;
       chunks++;
       rows += chunk.rows.length;
-      if (pending.length >= PUBLISH_BATCH) {
+      if (pending.length >= PUBLISH_BATCH || pendingBytes >= PUBLISH_BATCH_BYTES) {
         // One batch in flight while the next is parsed; batches still go out in order.
         await publishing;
         publishing = this.bus.publish(this.names.chunksTopic, pending);
         publishing.catch(() => undefined); // awaited (and thrown) before the next batch
         pending = [];
+        pendingBytes = 0;
       }
     }
     await publishing;

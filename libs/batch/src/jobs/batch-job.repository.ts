@@ -20,9 +20,7 @@ type Db = DataSource | EntityManager | QueryRunner;
 
 /** Outcome of {@link BatchJobRepository.tryAssembly}. */
 export type AssemblyAttempt<T> =
-  | { state: 'busy' }
-  | { state: 'not_ready' }
-  | { state: 'assembled'; result: T };
+  { state: 'busy' } | { state: 'not_ready' } | { state: 'assembled'; result: T };
 
 /** A scorer's report that chunk `chunkNo` of `jobId` (`rows` rows) is stored. */
 export interface ChunkCompletion {
@@ -136,10 +134,12 @@ export class BatchJobRepository {
    * Returns each job's row after the statement, or null for a job that is not processing.
    * Jobs whose chunks were all already recorded come back as currently committed.
    */
-  async recordChunks(chunks: readonly ChunkCompletion[]): Promise<Map<string, BatchJobRecord | null>> {
+  async recordChunks(
+    chunks: readonly ChunkCompletion[],
+  ): Promise<Map<string, BatchJobRecord | null>> {
     const out = new Map<string, BatchJobRecord | null>();
     if (chunks.length === 0) return out;
-    const result = (await this.db.query(
+    const result = await this.db.query<BatchJobRow[]>(
       `WITH input AS (
               SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) AS t(job_id, chunk_no, rows)),
             ins AS (
@@ -163,7 +163,7 @@ export class BatchJobRepository {
         WHERE b.id = ANY($1::text[]) AND b.status = 'processing'
           AND NOT EXISTS (SELECT 1 FROM upd WHERE upd.id = b.id)`,
       [chunks.map((c) => c.jobId), chunks.map((c) => c.chunkNo), chunks.map((c) => c.rows)],
-    )) as BatchJobRow[];
+    );
     for (const c of chunks) out.set(c.jobId, null);
     for (const row of result) out.set(row.id, toRecord(row));
     return out;

@@ -1,0 +1,71 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RowChunk } from '@verity/batch';
+import { sizedChunks } from './sized-chunks';
+
+function source(chunks: RowChunk[]): AsyncIterable<RowChunk> {
+  return (async function* () {
+    for (const chunk of chunks) yield await Promise.resolve(chunk);
+  })();
+}
+
+const encode = (c: RowChunk): Buffer => Buffer.from(JSON.stringify(c), 'utf8');
+
+async function run(chunks: RowChunk[], maxBytes: number) {
+  let encodings = 0;
+  const out = [];
+  for await (const piece of sizedChunks(source(chunks), maxBytes, (c) => {
+    encodings++;
+    return encode(c);
+  })) {
+    out.push(piece);
+  }
+  return { out, encodings };
+}
+
+describe('sizedChunks', () => {
+  it('encodes a chunk that fits once and keeps its number', async () => {
+    const chunks = [
+      { chunkNo: 0, firstRow: 0, rows: ['a@x.io', 'b@x.io'] },
+      { chunkNo: 1, firstRow: 2, rows: ['c@x.io'] },
+    ];
+    const { out, encodings } = await run(chunks, 1024);
+    assert.equal(encodings, 2);
+    assert.deepEqual(
+      out.map((p) => p.chunk),
+      chunks,
+    );
+    assert.deepEqual(out[0].value, encode(chunks[0]));
+  });
+
+  it('halves oversize chunks until each message fits, renumbering in file order', async () => {
+    const long = (i: number) => `${String(i).padStart(3, '0')}${'x'.repeat(100)}`;
+    const rows = Array.from({ length: 10 }, (_, i) => long(i));
+    const { out } = await run(
+      [
+        { chunkNo: 0, firstRow: 0, rows },
+        { chunkNo: 1, firstRow: 10, rows: ['tail'] },
+      ],
+      300,
+    );
+    for (const p of out) {
+      assert.ok(p.value.length <= 300 || p.chunk.rows.length === 1);
+      assert.deepEqual(p.value, encode(p.chunk));
+    }
+    assert.deepEqual(
+      out.map((p) => p.chunk.chunkNo),
+      out.map((_, i) => i),
+    );
+    assert.deepEqual(
+      out.flatMap((p) => p.chunk.rows),
+      [...rows, 'tail'],
+    );
+    // firstRow is each piece's offset in the file.
+    let next = 0;
+    for (const p of out) {
+      assert.equal(p.chunk.firstRow, next);
+      next += p.chunk.rows.length;
+    }
+    assert.ok(out.length > 3);
+  });
+});
