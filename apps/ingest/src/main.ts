@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runWorker } from './host/run-worker';
+import { runWorker } from '@verity/batch';
 import { IngestModule } from './ingest.module';
 
 /** The ingest deployable (splitter + assembler + webhooks): `node dist/apps/ingest/src/main.js`. */

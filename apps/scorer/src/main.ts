@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runWorker } from '../../ingest/src/host/run-worker';
+import { runWorker } from '@verity/batch';
 import { ScorerModule } from './scorer.module';
 
 /** The scorer deployable (scale it out): `node dist/apps/scorer/src/main.js`. */

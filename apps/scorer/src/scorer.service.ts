@@ -20,6 +20,7 @@ import {
   type ChunkMessage,
   type RowBus,
   type Subscription,
+  watchLag,
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
@@ -32,7 +33,6 @@ import {
   type IpEnginePort,
   type PhoneEnginePort,
 } from '@verity/platform';
-import { watchLag } from '../../ingest/src/host/lag-source';
 import { scoreChunk } from './chunk.scorer';
 
 /**

@@ -5,3 +5,4 @@ export * from './csv';
 export * from './signing';
 export * from './webhooks';
 export * from './jobs';
+export * from './workers';

@@ -21,11 +21,11 @@ import {
   type BusMessage,
   type RowBus,
   type Subscription,
+  watchLag,
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
-import { watchLag } from '../host/lag-source';
 import { ChunkRecorder } from './chunk-recorder';
 import { JobFinisher } from './job-finisher';
 import { resultFile } from './result-file';
