@@ -20,7 +20,7 @@ import {
   type ChunkMessage,
   type RowBus,
   type Subscription,
-  watchLag,
+  startConsumer,
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
@@ -67,21 +67,19 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.ensureTopic(this.names.chunksTopic, this.config.KAFKA_CHUNK_PARTITIONS);
+    // Completions go to the progress topic: it must exist before the first chunk is scored.
     await this.bus.ensureTopic(this.names.progressTopic, this.config.KAFKA_CHUNK_PARTITIONS);
-    this.subscription = await this.bus.consume(
-      this.names.scorerGroup,
-      this.names.chunksTopic,
-      (msg) => this.handle(msg),
-      {
-        concurrency: this.config.BATCH_SCORER_CONCURRENCY,
-        onHandlerError: (error, msg, attempt) =>
-          this.log.warn(
-            `chunk ${msg.partition}/${msg.offset} failed (attempt ${attempt}): ${String(error)}`,
-          ),
-      },
-    );
-    watchLag(this.metrics, this.bus, this.names.scorerGroup, this.names.chunksTopic);
+    this.subscription = await startConsumer({
+      bus: this.bus,
+      metrics: this.metrics,
+      group: this.names.scorerGroup,
+      topic: this.names.chunksTopic,
+      partitions: this.config.KAFKA_CHUNK_PARTITIONS,
+      concurrency: this.config.BATCH_SCORER_CONCURRENCY,
+      log: this.log,
+      what: 'chunk',
+      handle: (msg) => this.handle(msg),
+    });
   }
 
   /** Stops fetching, lets in-flight chunks finish and commits them. */

@@ -21,7 +21,7 @@ import {
   type BusMessage,
   type RowBus,
   type Subscription,
-  watchLag,
+  startConsumer,
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
@@ -75,20 +75,18 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.ensureTopic(this.names.progressTopic, this.config.KAFKA_CHUNK_PARTITIONS);
-    this.subscription = await this.bus.consume(
-      this.names.assemblerGroup,
-      this.names.progressTopic,
-      (msg) => this.handle(msg),
-      {
-        concurrency: this.config.KAFKA_CHUNK_PARTITIONS,
-        onHandlerError: (error, msg, attempt) =>
-          this.log.warn(
-            `progress ${msg.partition}/${msg.offset} failed (attempt ${attempt}): ${String(error)}`,
-          ),
-      },
-    );
-    watchLag(this.metrics, this.bus, this.names.assemblerGroup, this.names.progressTopic);
+    this.subscription = await startConsumer({
+      bus: this.bus,
+      metrics: this.metrics,
+      group: this.names.assemblerGroup,
+      topic: this.names.progressTopic,
+      partitions: this.config.KAFKA_CHUNK_PARTITIONS,
+      // Reports are spread over partitions and recorded in groups: take them all at once.
+      concurrency: this.config.KAFKA_CHUNK_PARTITIONS,
+      log: this.log,
+      what: 'progress',
+      handle: (msg) => this.handle(msg),
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -1,3 +1,3 @@
 export { createWorkerApp, type WorkerAppOptions } from './create-worker-app';
 export { runWorker } from './run-worker';
-export { watchLag } from './lag-source';
+export { startConsumer, type ConsumerOptions } from './consumer';
