@@ -8,6 +8,8 @@ import { startEmbeddedPostgres } from '@verity/database';
 /** A database that exists only for one test file. */
 export interface TestDatabase {
   url: string;
+  /** Where it lives, for benchmark output (no password). */
+  description: string;
   drop(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url.pathname = `/${name}`;
     return {
       url: url.toString(),
+      description: `fresh database ${name} on the PostgreSQL at ${url.host} (dropped afterwards)`,
       async drop() {
         const c = new Client({ connectionString: ADMIN_URL });
         await c.connect();
@@ -54,6 +57,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const server = await startEmbeddedPostgres(home, () => undefined);
   return {
     url: server.url,
+    description: `embedded PostgreSQL in ${home} (removed afterwards)`,
     async drop() {
       await server.stop();
       await rm(home, { recursive: true, force: true });
