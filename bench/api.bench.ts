@@ -10,7 +10,7 @@ import { provisionBenchDatabase } from './support/bench-database';
 import { BENCH_EMAILS } from './support/bench-inputs';
 import { startChildServer, type ChildServer } from './support/child-server';
 import { withCpu } from './support/cpu-usage';
-import { summariseCpuProfile } from './support/cpu-profile.summary';
+import { API_CATEGORIES, summariseCpuProfile } from './support/cpu-profile.summary';
 import { formatLoad, runLoad, type LoadResult } from './support/load';
 import { runPacedLoad } from './support/paced-load';
 
@@ -109,7 +109,12 @@ async function profile(databaseUrl: string, logDir: string): Promise<void> {
   const [file] = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no .cpuprofile written');
   // The warm-up, the measured run and the shutdown; boot is left out.
-  console.log(await summariseCpuProfile(join(profDir, file), 25, WARMUP_S + DURATION_S + 1));
+  console.log(
+    await summariseCpuProfile(join(profDir, file), {
+      categories: API_CATEGORIES,
+      lastSeconds: WARMUP_S + DURATION_S + 1,
+    }),
+  );
   console.log(
     `\n(profile kept only for this run; copy it out of ${profDir} before the temp dir is removed if needed)`,
   );

@@ -25,7 +25,8 @@ import {
   startProcess,
   type BenchProcess,
 } from './batch/processes';
-import { summariseProfile } from './batch/profile';
+import { BATCH_CATEGORIES } from './batch/profile';
+import { summariseCpuProfile } from './support/cpu-profile.summary';
 
 const ADMIN_TOKEN = 'bench-batch-admin-token-0123456789';
 const scale = Number(process.env.BENCH_SCALE ?? '1');
@@ -249,7 +250,9 @@ async function distributed(
 
 async function printProfiles(dir: string): Promise<void> {
   for (const f of (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile')).sort()) {
-    console.log('\n' + (await summariseProfile(join(dir, f))));
+    console.log(
+      '\n' + (await summariseCpuProfile(join(dir, f), { categories: BATCH_CATEGORIES, top: 15 })),
+    );
   }
 }
 

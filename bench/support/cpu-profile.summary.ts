@@ -12,8 +12,11 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** Coarse owners of CPU time, matched on the script URL (first match wins). */
-const CATEGORIES: [string, RegExp][] = [
+/** Owners of CPU time, matched on the script URL (first match wins). */
+export type ProfileCategories = readonly (readonly [string, RegExp])[];
+
+/** Coarse owners of an API server's CPU time. */
+export const API_CATEGORIES: ProfileCategories = [
   ['logging (pino)', /node_modules\/(pino|sonic-boom|thread-stream|fast-redact|@pinojs)/],
   [
     'metrics (prom-client)',
@@ -40,13 +43,13 @@ const CATEGORIES: [string, RegExp][] = [
   ['node core (net, http, streams)', /^node:|internal\//],
 ];
 
-function categoryOf(node: ProfileNode): string {
+function categoryOf(node: ProfileNode, categories: ProfileCategories): string {
   const { url, functionName } = node.callFrame;
   if (url === '') {
     if (functionName.startsWith('(')) return functionName; // (garbage collector), (idle), (program)
     return 'native/builtin (JSON, crypto, regexp, ...)';
   }
-  for (const [name, pattern] of CATEGORIES) if (pattern.test(url)) return name;
+  for (const [name, pattern] of categories) if (pattern.test(url)) return name;
   return 'other';
 }
 
@@ -64,9 +67,9 @@ function shortUrl(url: string): string {
  */
 export async function summariseCpuProfile(
   path: string,
-  top = 25,
-  lastSeconds = Infinity,
+  options: { categories: ProfileCategories; top?: number; lastSeconds?: number },
 ): Promise<string> {
+  const { categories, top = 25, lastSeconds = Infinity } = options;
   const profile = JSON.parse(await readFile(path, 'utf8')) as CpuProfile;
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
@@ -97,11 +100,11 @@ export async function summariseCpuProfile(
     const node = byId.get(id)!;
     const key = `${node.callFrame.functionName || '(anonymous)'}  ${shortUrl(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
     fnSelf.set(key, (fnSelf.get(key) ?? 0) + us);
-    const cat = categoryOf(node);
+    const cat = categoryOf(node, categories);
     catSelf.set(cat, (catSelf.get(cat) ?? 0) + us);
     const seen = new Set<string>();
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-      seen.add(categoryOf(byId.get(cur)!));
+      seen.add(categoryOf(byId.get(cur)!, categories));
     }
     for (const c of seen) catIncl.set(c, (catIncl.get(c) ?? 0) + us);
   }
