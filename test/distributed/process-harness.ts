@@ -8,10 +8,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface Deployable {
   name: string;
   port: number;
+  pid: number;
   child: ChildProcess;
   /** SIGKILL (no shutdown hooks, nothing committed) and wait for the exit. */
   kill9(): Promise<void>;
-  /** SIGTERM (graceful) and wait for the exit. */
+  /** SIGTERM (graceful) and wait for the exit; SIGKILL if it has not exited after 20 s. */
   stop(): Promise<void>;
 }
 
@@ -26,10 +27,17 @@ export async function freePort(): Promise<number> {
 }
 
 const ENTRY = {
-  api: 'dist/apps/api/src/main.js',
-  ingest: 'dist/apps/ingest/src/main.js',
-  scorer: 'dist/apps/scorer/src/main.js',
+  api: ['dist/apps/api/src/main.js'],
+  ingest: ['dist/apps/ingest/src/main.js'],
+  scorer: ['dist/apps/scorer/src/main.js'],
+  verity: ['dist/apps/verity/src/main.js', 'start'],
 } as const;
+
+/** Extra node flags (e.g. --cpu-prof) and a hook that sees the child as soon as it is spawned. */
+export interface DeployableOptions {
+  execArgv?: readonly string[];
+  onSpawn?: (child: ChildProcess) => void;
+}
 
 /** Starts `kind` with `env` and waits until its /healthz answers; output goes to `logDir`. */
 export async function startDeployable(
@@ -37,17 +45,23 @@ export async function startDeployable(
   name: string,
   env: Record<string, string>,
   logDir: string,
+  options: DeployableOptions = {},
 ): Promise<Deployable> {
   const port = await freePort();
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, ['--enable-source-maps', ENTRY[kind]], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', ...(options.execArgv ?? []), ...ENTRY[kind]],
+    {
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
+  options.onSpawn?.(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null)
       throw new Error(`${name} exited with ${child.exitCode}; see ${logDir}/${name}.log`);
@@ -56,13 +70,25 @@ export async function startDeployable(
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline)
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
       throw new Error(`${name} did not become healthy; see ${logDir}/${name}.log`);
+    }
     await sleep(200);
   }
   const signal = async (sig: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    // A graceful stop that hangs is ended, so a failing test still cleans up.
+    const killer = sig === 'SIGKILL' ? undefined : setTimeout(() => child.kill('SIGKILL'), 20_000);
     await exited;
+    clearTimeout(killer);
   };
-  return { name, port, child, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+  return {
+    name,
+    port,
+    pid: child.pid ?? -1,
+    child,
+    kill9: () => signal('SIGKILL'),
+    stop: () => signal('SIGTERM'),
+  };
 }
