@@ -6,6 +6,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'libs/client/dist/**',
       'node_modules/**',
       '.verity/**',
       '.infra/**',

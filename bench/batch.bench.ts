@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { LoopbackDnsServer } from '@verity/integrations';
+import { freePort } from '../test/distributed/process-harness';
 import { cleanDistributed } from './batch/cleanup';
 import { countResultLines, createAccount, postFile, runJob, type JobTiming } from './batch/client';
 import { cpuDelta, cpuSnapshot, infraPids } from './batch/cpu';
@@ -183,8 +184,10 @@ async function distributed(
   const home = join(work, 'home-distributed');
   await mkdir(home, { recursive: true });
   const namespace = `bench${randomBytes(4).toString('hex')}`;
+  const apiPort = await freePort();
   const env = {
     ...baseEnv(db.url, home, dns),
+    PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     ROW_BUS: 'kafka',
     JOB_QUEUE: 'bull',
     BLOB_STORE: 's3',
@@ -193,7 +196,7 @@ async function distributed(
   const procs: BenchProcess[] = [];
   const ids: string[] = [];
   try {
-    const api = await startProcess('api', 'api', env, work, profileDir);
+    const api = await startProcess('api', 'api', env, work, profileDir, apiPort);
     procs.push(api);
     procs.push(await startProcess('ingest', 'ingest', env, work, profileDir));
     const scorerA = await startProcess('scorer', 'scorer-a', env, work, profileDir);

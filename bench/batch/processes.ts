@@ -25,12 +25,14 @@ export function startProcess(
   env: Record<string, string>,
   logDir: string,
   profileDir?: string,
+  port?: number,
 ): Promise<BenchProcess> {
   const execArgv = profileDir
     ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
     : [];
   return startDeployable(kind, name, env, logDir, {
     execArgv,
+    port,
     onSpawn: (child) => {
       running.add(child);
       child.once('exit', () => running.delete(child));

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config, 'verity-bench');
   const db = await openDatabaseRuntime(config, logger);
   const metrics = config.METRICS_ENABLED ? createMetrics() : null;
-  const engines = await buildEngines(config, metrics);
+  const engines = await buildEngines(config, metrics, logger);
   const app = await createApiApp({
     resources: { config, dataSource: db.dataSource, metrics },
     engines: engines.engines,

@@ -6,7 +6,10 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1';
-import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
+import {
+  PrometheusRule,
+  ServiceMonitor,
+} from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { str, type JsonObject } from './deploy-files';
 
 interface Validatable {
@@ -27,6 +30,7 @@ const MODELS: Record<string, Factory> = {
   'autoscaling/v2/HorizontalPodAutoscaler': (m) => new HorizontalPodAutoscaler(m),
   'keda.sh/v1alpha1/ScaledObject': (m) => new ScaledObject(m as never),
   'monitoring.coreos.com/v1/ServiceMonitor': (m) => new ServiceMonitor(m as never),
+  'monitoring.coreos.com/v1/PrometheusRule': (m) => new PrometheusRule(m as never),
 };
 
 /** Validates a manifest against its kind's schema; returns the error text, or undefined when valid. */

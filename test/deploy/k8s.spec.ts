@@ -9,7 +9,7 @@ import {
   type JsonObject,
   str,
 } from './deploy-files';
-import { build, resourceId, strategicMerge } from './kustomize-lite';
+import { render, resourceId } from './kubectl-kustomize';
 import { schemaError } from './k8s-models';
 import { checkVerityEnv } from './verity-env';
 
@@ -51,7 +51,7 @@ function containerEnv(rs: JsonObject[], c: JsonObject): Record<string, string> {
 function checkTree(label: string, rs: JsonObject[]): void {
   describe(label, () => {
     it('every manifest validates against its Kubernetes / CRD schema', () => {
-      assert.ok(rs.length >= 14, `${rs.length} resources`);
+      assert.ok(rs.length >= 15, `${rs.length} resources`);
       for (const r of rs) assert.equal(schemaError(r), undefined, resourceId(r));
       const ids = rs.map(resourceId);
       assert.equal(new Set(ids).size, ids.length, 'no duplicate resources');
@@ -187,8 +187,8 @@ function checkTree(label: string, rs: JsonObject[]): void {
   });
 }
 
-const base = build(BASE);
-const overlay = build(OVERLAY);
+const base = render(BASE);
+const overlay = render(OVERLAY);
 checkTree('kubernetes base', base);
 checkTree('kubernetes example overlay', overlay);
 
@@ -216,7 +216,7 @@ describe('kubernetes example overlay specifics', () => {
       'kafka',
       'unpatched keys survive',
     );
-    const base = at(find(build(BASE), 'Secret', 'verity-secrets'), 'stringData');
+    const base = at(find(render(BASE), 'Secret', 'verity-secrets'), 'stringData');
     const patched = at(find(overlay, 'Secret', 'verity-secrets'), 'stringData');
     assert.deepEqual(
       Object.keys(asObject(patched, 's')).sort(),
@@ -228,6 +228,14 @@ describe('kubernetes example overlay specifics', () => {
       at(find(overlay, 'HorizontalPodAutoscaler', 'verity-api'), 'spec', 'maxReplicas'),
       20,
     );
+  });
+
+  it('labels the ServiceMonitor and the PrometheusRule for kube-prometheus-stack', () => {
+    for (const kind of ['ServiceMonitor', 'PrometheusRule']) {
+      const labels = at(find(overlay, kind, 'verity'), 'metadata', 'labels');
+      assert.equal(at(labels, 'release'), 'kube-prometheus-stack', kind);
+      assert.equal(at(labels, 'app.kubernetes.io/part-of'), 'verity', `${kind} keeps base labels`);
+    }
   });
 });
 
@@ -241,18 +249,6 @@ describe('offline validation tooling', () => {
     delete asObject(so.spec, 'spec').scaleTargetRef;
     assert.match(schemaError(so) ?? '', /scaleTargetRef/);
     assert.match(schemaError({ apiVersion: 'v9', kind: 'Nope' }) ?? '', /no schema/);
-  });
-
-  it('merges named lists by name and replaces other lists', () => {
-    const merged = strategicMerge(
-      { c: [{ name: 'a', x: 1 }, { name: 'b' }], l: [1, 2], m: { keep: 1, drop: 2 } },
-      { c: [{ name: 'a', y: 2 }], l: [3], m: { drop: null } },
-    );
-    assert.deepEqual(merged, {
-      c: [{ name: 'a', x: 1, y: 2 }, { name: 'b' }],
-      l: [3],
-      m: { keep: 1 },
-    });
   });
 
   it('documents the validation packages it relies on', () => {

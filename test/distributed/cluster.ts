@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { createTestDatabase, startTestDns, TestClient, type TestDatabase } from '@verity/testing';
 import { download, postBatch, waitForJob } from '../e2e/batch-helpers';
-import { startDeployable, type Deployable } from './process-harness';
+import { freePort, startDeployable, type Deployable } from './process-harness';
 
 // Real Kafka, Redis (Bull), S3Proxy and PostgreSQL; api, ingest and scorers as separate
 // processes from dist/. `scripts/infra/up.sh` starts the services, `scripts/infra/env.sh` names them.
@@ -74,6 +74,21 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
+/** Creates an account through the admin API of the API at `client.baseUrl`. */
+export async function createAccount(
+  client: TestClient,
+  name: string,
+  credits: number,
+): Promise<{ api_key: string; account_id: string }> {
+  const res = await fetch(`${client.baseUrl}/admin/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, credits }),
+  });
+  assert.equal(res.status, 201);
+  return (await res.json()) as { api_key: string; account_id: string };
+}
+
 /** Starts the API (it applies the migrations the others then find done), then ingest. */
 export async function startCluster(
   label: string,
@@ -83,7 +98,10 @@ export async function startCluster(
   const dns = await startTestDns();
   const logDir = await mkdtemp(join(tmpdir(), `verity-${label}-logs-`));
   const home = await mkdtemp(join(tmpdir(), `verity-${label}-home-`));
+  const apiPort = await freePort();
   const env: Record<string, string> = {
+    // Links are signed on the public address (every deployable builds them), here the API's.
+    PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     VERITY_HOME: home,
@@ -108,39 +126,47 @@ export async function startCluster(
   const startWorker = (kind: 'ingest' | 'scorer', name: string) =>
     startDeployable(kind, name, workerEnv, logDir);
 
-  const api = await startDeployable('api', 'api', env, logDir);
-  const ingest = await startWorker('ingest', 'ingest');
-  const client = new TestClient(`http://127.0.0.1:${api.port}`);
-  const res = await fetch(`${client.baseUrl}/admin/accounts`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: label, credits: 3 * ROWS }),
-  });
-  assert.equal(res.status, 201);
-  const account = (await res.json()) as { api_key: string; account_id: string };
-
-  const cluster: Cluster = {
-    database,
-    logDir,
-    client: client.withKey(account.api_key),
-    apiKey: account.api_key,
-    accountId: account.account_id,
-    api,
-    ingest,
-    scorers: [],
-    startWorker,
-    async close() {
-      for (const p of [...cluster.scorers, cluster.ingest, cluster.api]) {
-        p.child.kill('SIGCONT'); // a test may have frozen it
-        await p.stop().catch(() => undefined);
-      }
-      await dns.server.stop();
-      await database.drop();
-      await rm(home, { recursive: true, force: true });
-      if (process.env.KEEP_LOGS !== '1') await rm(logDir, { recursive: true, force: true });
-    },
+  // Everything opened so far is released if a later step fails: a process or the DNS server
+  // left running would keep the test process alive after the failure.
+  const processes: Deployable[] = [];
+  const release = async () => {
+    for (const p of processes) {
+      p.child.kill('SIGCONT'); // a test may have frozen it
+      await p.stop().catch(() => undefined);
+    }
+    await dns.server.stop();
+    await database.drop();
+    await rm(home, { recursive: true, force: true });
+    if (process.env.KEEP_LOGS !== '1') await rm(logDir, { recursive: true, force: true });
   };
-  return cluster;
+  try {
+    const api = await startDeployable('api', 'api', env, logDir, { port: apiPort });
+    processes.push(api);
+    const ingest = await startWorker('ingest', 'ingest');
+    processes.push(ingest);
+    const client = new TestClient(`http://127.0.0.1:${api.port}`);
+    const account = await createAccount(client, label, 3 * ROWS);
+
+    const cluster: Cluster = {
+      database,
+      logDir,
+      client: client.withKey(account.api_key),
+      apiKey: account.api_key,
+      accountId: account.account_id,
+      api,
+      ingest,
+      scorers: [],
+      startWorker,
+      async close() {
+        processes.splice(0, processes.length, ...cluster.scorers, cluster.ingest, cluster.api);
+        await release();
+      },
+    };
+    return cluster;
+  } catch (error) {
+    await release();
+    throw error;
+  }
 }
 
 /** Runs `input` as a phone job undisturbed and returns its result file: the reference bytes. */

@@ -36,6 +36,8 @@ const ENTRY = {
 /** Extra node flags (e.g. --cpu-prof) and a hook that sees the child as soon as it is spawned. */
 export interface DeployableOptions {
   execArgv?: readonly string[];
+  /** Listen here instead of a fresh free port (when PUBLIC_URL must name it beforehand). */
+  port?: number;
   onSpawn?: (child: ChildProcess) => void;
 }
 
@@ -47,7 +49,7 @@ export async function startDeployable(
   logDir: string,
   options: DeployableOptions = {},
 ): Promise<Deployable> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
   const child = spawn(
     process.execPath,

@@ -29,11 +29,12 @@ export async function postBatch(
   return { status: res.status, headers: res.headers, body: json };
 }
 
-/** Polls GET /v1/batch/{id} until the job ends; returns every observed body. */
+/** Polls GET /v1/batch/{id} every `intervalMs` until the job ends; returns every observed body. */
 export async function waitForJob(
   client: TestClient,
   id: string,
   timeoutMs = 60_000,
+  intervalMs = 50,
 ): Promise<TestResponse[]> {
   const seen: TestResponse[] = [];
   const deadline = Date.now() + timeoutMs;
@@ -44,7 +45,7 @@ export async function waitForJob(
       return seen;
     if (Date.now() > deadline)
       throw new Error(`job ${id} still ${res.body.status} after ${timeoutMs} ms`);
-    await sleep(50);
+    await sleep(intervalMs);
   }
 }
 

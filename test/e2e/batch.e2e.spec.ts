@@ -153,6 +153,34 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     assert.equal((await download(again.body.result_url)).text, file.text);
   });
 
+  it('signs result links on its own address, never on a host the client names', async () => {
+    const spoof = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+    const created = await postBatch(
+      stack.client,
+      owner.apiKey,
+      [
+        ['type', 'email'],
+        ['file', 'jane@example.com\n'],
+      ],
+      spoof,
+    );
+    assert.equal(created.status, 202, JSON.stringify(created.body));
+    const seen = await waitForJob(stack.client.withKey(owner.apiKey), created.body.id);
+    assert.equal(seen.at(-1)?.body.status, 'done');
+    const polled = await stack.client
+      .withKey(owner.apiKey)
+      .get(`/v1/batch/${created.body.id}`, spoof);
+    assert.ok(
+      (polled.body.result_url as string).startsWith(`${stack.client.baseUrl}/v1/batch/`),
+      polled.body.result_url,
+    );
+    const [{ base_url }] = await stack.dataSource.query(
+      'SELECT base_url FROM batch_jobs WHERE id = $1',
+      [created.body.id],
+    );
+    assert.equal(base_url, stack.client.baseUrl);
+  });
+
   it('runs a phone job and keeps +14155552671 intact', async () => {
     const { final } = await runJob('phone', '+14155552671\n+447400123456\n12\n');
     assert.equal(final.status, 'done');
@@ -492,6 +520,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       await jobs.create({
         id,
         accountId: account.accountId,
+        keyId: null,
         type: 'email',
         totalRows: 7,
         uploadKey: `uploads/${id}.csv`,
@@ -528,6 +557,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       await jobs.create({
         id,
         accountId: account.accountId,
+        keyId: null,
         type: 'email',
         totalRows: 6,
         uploadKey: `uploads/${id}.csv`,

@@ -1,7 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   parseScrape,
   seriesNames,
@@ -10,23 +8,8 @@ import {
   type Scrape,
   type TestStack,
 } from '@verity/testing';
+import { panelQueries } from '../deploy/observability-queries';
 import { promqlRefs } from '../deploy/promql-names';
-
-interface Panel {
-  type: string;
-  title?: string;
-  panels?: Panel[];
-  targets?: { expr?: string }[];
-}
-
-function dashboardExpressions(): string[] {
-  const file = join(__dirname, '..', '..', '..', 'deploy', 'grafana', 'verity-dashboard.json');
-  const dashboard = JSON.parse(readFileSync(file, 'utf8')) as { panels: Panel[] };
-  const panels = dashboard.panels.flatMap((p) => (p.type === 'row' ? (p.panels ?? []) : [p]));
-  return panels
-    .flatMap((p) => (p.targets ?? []).map((t) => t.expr ?? ''))
-    .filter((e) => e.length > 0);
-}
 
 describe('/metrics after real traffic', () => {
   let stack: TestStack;
@@ -103,7 +86,7 @@ describe('/metrics after real traffic', () => {
 
   it('every metric the Grafana dashboard queries is exported by the live service', () => {
     const live = seriesNames(after_);
-    const expressions = dashboardExpressions();
+    const expressions = panelQueries().map((q) => q.expr);
     assert.ok(expressions.length > 10);
     for (const expr of expressions) {
       for (const name of promqlRefs(expr).metrics) {

@@ -1,53 +1,35 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startTestDns } from '@verity/testing';
+import { dirname, join } from 'node:path';
+import { createTestDatabase, startTestDns } from '@verity/testing';
+import {
+  bannerAddress,
+  cleanEnv,
+  removeCluster,
+  spawnVerity,
+  type VerityProcess,
+} from './verity-process';
 
 interface Started {
-  child: ChildProcess;
+  run: VerityProcess;
   output: () => string;
   base: string;
 }
 
 /** Runs `verity start` as a user would, with its own VERITY_HOME, and waits for the banner. */
 async function start(home: string, env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['bin/verity.js', 'start'], {
-    env: {
-      ...process.env,
-      VERITY_HOME: home,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const run = spawnVerity(process.execPath, ['bin/verity.js', 'start'], {
+    cwd: process.cwd(),
+    env: cleanEnv({ VERITY_HOME: home, PORT: '0', LOG_LEVEL: 'warn', ...env }),
   });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m && /Try:|API docs/.test(out)) {
-        clearInterval(timer);
-        resolve(m[1]);
-      }
-    }, 100);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`verity start exited with ${code}:\n${out}`));
-    });
-  });
-  return { child, output: () => out, base };
+  return { run, output: () => run.output(), base: await bannerAddress(run) };
 }
 
-async function stop(started: Started): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => started.child.once('exit', resolve));
-  started.child.kill('SIGTERM');
-  return exited;
+async function stop(started: Started): Promise<number | string> {
+  started.run.child.kill('SIGTERM');
+  return started.run.exited;
 }
 
 describe('`verity start`: the embedded all-in-one', () => {
@@ -55,14 +37,13 @@ describe('`verity start`: the embedded all-in-one', () => {
   let dns: Awaited<ReturnType<typeof startTestDns>>;
 
   before(async () => {
-    const parent = await mkdtemp(join(tmpdir(), 'verity-start-'));
-    await chmod(parent, 0o755); // mkdtemp is 0700; the embedded server runs as `postgres` under root
-    home = join(parent, 'home');
+    home = join(await mkdtemp(join(tmpdir(), 'verity-start-')), 'home');
     dns = await startTestDns();
   });
   after(async () => {
     await dns.server.stop();
-    await rm(join(home, '..'), { recursive: true, force: true });
+    await removeCluster(home);
+    await rm(dirname(home), { recursive: true, force: true });
   });
 
   it('boots on embedded PostgreSQL, prints the address and a dev key once, and reuses the data', async () => {
@@ -108,6 +89,22 @@ describe('`verity start`: the embedded all-in-one', () => {
       );
     } finally {
       assert.equal(await stop(second), 0);
+    }
+  });
+
+  it('on DATABASE_URL, the banner names that server, not an embedded one', async () => {
+    const db = await createTestDatabase();
+    const started = await start(join(dirname(home), 'external'), {
+      DATABASE_URL: db.url,
+      DNS_SERVERS: dns.servers,
+    });
+    try {
+      const { host, pathname } = new URL(db.url);
+      assert.match(started.output(), new RegExp(`Database +PostgreSQL at ${host}${pathname}\\n`));
+      assert.doesNotMatch(started.output(), /embedded PostgreSQL/);
+    } finally {
+      assert.equal(await stop(started), 0);
+      await db.drop();
     }
   });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '@verity/database';
 
@@ -60,6 +60,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     description: `embedded PostgreSQL in ${home} (removed afterwards)`,
     async drop() {
       await server.stop();
+      // As root the cluster lives under /var/lib/verity, not in the temporary directory.
+      if (!server.dataDir.startsWith(home))
+        await rm(dirname(server.dataDir), { recursive: true, force: true });
       await rm(home, { recursive: true, force: true });
     },
   };

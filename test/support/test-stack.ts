@@ -1,5 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -8,9 +9,11 @@ import { AccountsService } from '@verity/accounts';
 import { loadConfig, type AppConfig } from '@verity/config';
 import type { LoopbackDnsServer } from '@verity/integrations';
 import { createMetrics, type VerityMetrics } from '@verity/observability';
+import pino from 'pino';
 import {
   buildEngines,
   createLogger,
+  loggerOptions,
   openDatabaseRuntime,
   type DatabaseRuntime,
   type EnginesRuntime,
@@ -48,6 +51,23 @@ export interface TestStackOptions {
   modules?: (Type | DynamicModule)[];
 }
 
+/**
+ * With VERITY_TEST_AUDIT_DIR set (scripts/run-tests.mjs sets it), every stack logs at info to
+ * a file there and, when it closes, lists the secrets it created (API keys, key hashes,
+ * webhook and signing secrets) in `secrets.txt`; the runner then greps the logs for them.
+ */
+const AUDIT_DIR = process.env.VERITY_TEST_AUDIT_DIR;
+
+async function recordSecrets(dataSource: DataSource, secrets: string[]): Promise<void> {
+  const rows: { value: string }[] = await dataSource.query(
+    `SELECT webhook_secret AS value FROM accounts
+     UNION ALL SELECT encode(key_hash, 'hex') FROM api_keys
+     UNION ALL SELECT value FROM settings`,
+  );
+  const all = [...secrets, ...rows.map((r) => r.value)].filter((v) => v && v.length >= 16);
+  await appendFile(join(AUDIT_DIR!, 'secrets.txt'), all.map((v) => `${v}\n`).join(''));
+}
+
 /** Boots the API in this process against real PostgreSQL; every test file gets its own stack. */
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const ownDatabase = options.database === undefined;
@@ -61,18 +81,24 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     DATABASE_POOL_SIZE: '5',
     DNS_SERVERS: dns.servers,
     ADMIN_TOKEN,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (AUDIT_DIR ? 'info' : 'silent'),
     PORT: '0',
     CONSOLE_URL: 'https://console.verity.test',
     ...options.env,
   });
-  const logger = createLogger(config, 'verity-test');
+  const logger = AUDIT_DIR
+    ? pino(
+        loggerOptions(config, 'verity-test'),
+        pino.destination({ dest: join(AUDIT_DIR, `${randomUUID()}.log`), sync: false }),
+      )
+    : createLogger(config, 'verity-test');
+  const secrets: string[] = [ADMIN_TOKEN];
   let db: DatabaseRuntime | undefined;
   let engines: EnginesRuntime | undefined;
   try {
     db = await openDatabaseRuntime(config, logger);
     const metrics = config.METRICS_ENABLED ? createMetrics({ defaults: true }) : null;
-    const built = await buildEngines(config, metrics);
+    const built = await buildEngines(config, metrics, logger);
     engines = built;
     const app = await createApiApp({
       resources: { config, dataSource: db.dataSource, metrics },
@@ -81,7 +107,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       checks: { data_sets: () => built.dataReadiness() },
       modules: options.modules,
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.listen({ port: config.PORT, host: '127.0.0.1' });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const client = new TestClient(`http://127.0.0.1:${port}`);
@@ -98,6 +124,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       metrics,
       async account(credits, name = 'test') {
         const created = await accounts.create(name, credits);
+        secrets.push(created.api_key);
         return {
           accountId: created.account_id,
           apiKey: created.api_key,
@@ -105,7 +132,9 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         };
       },
       async close() {
+        if (AUDIT_DIR) await recordSecrets(dbRuntime.dataSource, secrets).catch(() => undefined);
         await app.close();
+        logger.flush();
         await enginesRuntime.close();
         await dbRuntime.close();
         await dns.server.stop();

@@ -2,7 +2,7 @@ import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@
 import { APP_FILTER } from '@nestjs/core';
 import { AccountsModule } from '@verity/accounts';
 import { BatchJobsModule, BatchPortsModule } from '@verity/batch';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { APP_CONFIG } from '@verity/config';
 import { HealthController, HealthRegistry } from '@verity/platform';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AdminGuard } from './auth/admin.guard';
@@ -10,6 +10,7 @@ import { BatchController } from './batch/batch.controller';
 import { BatchDownloadService } from './batch/batch-download.service';
 import { BatchUploadService } from './batch/batch-upload.service';
 import { BillingService } from './billing/billing.service';
+import { CONSOLE_CONTROLLERS, CONSOLE_PROVIDERS } from './console';
 import { AdminController } from './controllers/admin.controller';
 import { EmailController } from './controllers/email.controller';
 import { IpController } from './controllers/ip.controller';
@@ -19,18 +20,10 @@ import { PingController } from './controllers/ping.controller';
 import { VerifyController } from './controllers/verify.controller';
 import { AllErrorsFilter } from './http/all-errors.filter';
 import { ApiMetrics } from './metrics/api-metrics';
-import { MemoryRateLimitStore } from './rate-limit/memory.rate-limit-store';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import type { RateLimitStore } from './rate-limit/rate-limit.store';
-import { RATE_LIMIT_STORE } from './rate-limit/rate-limit.tokens';
-import { RedisRateLimitStore } from './rate-limit/redis.rate-limit-store';
-
-function createRateLimitStore(config: AppConfig): RateLimitStore {
-  const policy = { ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST };
-  return config.REDIS_URL
-    ? new RedisRateLimitStore(config.REDIS_URL, policy)
-    : new MemoryRateLimitStore(policy);
-}
+import { AUTH_RATE_LIMIT_STORE, RATE_LIMIT_STORE } from './rate-limit/rate-limit.tokens';
+import { createAuthRateLimitStore, createKeyRateLimitStore } from './rate-limit/rate-limit.factory';
 
 /** The public HTTP API. Expects CoreModule and EnginesModule from the composition root. */
 @Module({
@@ -45,10 +38,12 @@ function createRateLimitStore(config: AppConfig): RateLimitStore {
     AdminController,
     HealthController,
     BatchController,
+    ...CONSOLE_CONTROLLERS,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllErrorsFilter },
-    { provide: RATE_LIMIT_STORE, useFactory: createRateLimitStore, inject: [APP_CONFIG] },
+    { provide: RATE_LIMIT_STORE, useFactory: createKeyRateLimitStore, inject: [APP_CONFIG] },
+    { provide: AUTH_RATE_LIMIT_STORE, useFactory: createAuthRateLimitStore, inject: [APP_CONFIG] },
     ApiKeyGuard,
     AdminGuard,
     RateLimitGuard,
@@ -56,11 +51,13 @@ function createRateLimitStore(config: AppConfig): RateLimitStore {
     ApiMetrics,
     BatchUploadService,
     BatchDownloadService,
+    ...CONSOLE_PROVIDERS,
   ],
 })
 export class ApiModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(RATE_LIMIT_STORE) private readonly rateLimits: RateLimitStore,
+    @Inject(AUTH_RATE_LIMIT_STORE) private readonly authLimits: RateLimitStore,
     private readonly health: HealthRegistry,
   ) {}
 
@@ -73,5 +70,6 @@ export class ApiModule implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.rateLimits.close();
+    await this.authLimits.close();
   }
 }

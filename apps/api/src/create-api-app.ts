@@ -13,7 +13,9 @@ import {
   type Engines,
 } from '@verity/platform';
 import { ApiModule } from './api.module';
+import { registerConsoleStatic } from './console/console-static';
 import { registerMultipart } from './batch/multipart.setup';
+import { clientErrorHandler, frameworkErrors, refuseWhileClosing } from './http/framework-errors';
 import { requestIdOf } from './http/request-id';
 import { registerHttpMetrics } from './metrics/http-metrics.hook';
 import { setupOpenApi } from './openapi/openapi.setup';
@@ -49,16 +51,24 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    trustProxy: true,
+    // X-Forwarded-For/-Proto count only from the configured proxies (none by default).
+    trustProxy: config.TRUST_PROXY,
+    frameworkErrors,
+    clientErrorHandler,
+    return503OnClosing: false, // refuseWhileClosing answers in the spec's shape
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiRootModule, adapter, {
     logger: new PinoNestLogger(options.logger),
+    // Nest would add a form-urlencoded parser; Fastify's own JSON parser is all we accept.
+    bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
   // JSON only: any other body type is refused (415 → validation_error) instead of reaching
   // a route as a string.
   fastify.removeContentTypeParser(['text/plain']);
   await registerMultipart(app, config);
+  refuseWhileClosing(fastify);
+  await registerConsoleStatic(app);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     done();

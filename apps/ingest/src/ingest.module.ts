@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { BatchJobsModule } from '@verity/batch';
 import { AssemblerService } from './assembler/assembler.service';
 import { JobFinisher } from './assembler/job-finisher';
+import { JobIdleSource } from './recovery/job-idle.source';
 import { JobRecoveryService } from './recovery/job-recovery.service';
 import { SplitterService } from './splitter/splitter.service';
 import { WebhookProcessor } from './webhooks/webhook.processor';
@@ -13,6 +14,13 @@ import { WebhookProcessor } from './webhooks/webhook.processor';
  */
 @Module({
   imports: [BatchJobsModule],
-  providers: [JobFinisher, SplitterService, AssemblerService, WebhookProcessor, JobRecoveryService],
+  providers: [
+    JobFinisher,
+    SplitterService,
+    AssemblerService,
+    WebhookProcessor,
+    JobRecoveryService,
+    JobIdleSource,
+  ],
 })
 export class IngestModule {}

@@ -106,6 +106,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
         throw error;
       }
       this.failures.delete(id);
+      this.metrics?.chunksDeadLettered.inc({ type: chunk.type });
       this.log.error(
         `chunk ${chunk.chunkNo} of ${chunk.jobId} dead-lettered after ${failures} failures: ${String(error)}`,
       );

@@ -1,17 +1,28 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@verity/config';
+import { loadConfig, type AppConfig } from '@verity/config';
+import { exitOnFailure } from './cli.failure';
+import { CLIENT_HELP, clientCommand, isClientCommand } from './client/client.command';
 import { accountsCommand } from './commands/accounts.command';
 import { dataCommand } from './commands/data.command';
 import { startCommand } from './commands/start.command';
 import { UsageError } from './commands/usage.error';
+import { assertSupportedNode } from './start/startup.checks';
+import { usersCommand } from './commands/users.command';
 
 const HELP = `usage: verity <command>
 
   start                                       run the whole service in one process
   accounts create --name N --credits C [--json]   create an account and print its first API key
   data update                                 download fresh IP open-data lists (Tor, VPN, datacenter)
+  users create --account ID --email E [--json]    create a console user and print a one-time sign-in link
+
+API client (talks to a running Verity over HTTP; exit codes in README.md):
+${CLIENT_HELP}
 
 Configuration comes from environment variables; see README.md.`;
+
+/** Set once loaded, so that a failure after it can be logged at debug. */
+let config: AppConfig | null = null;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -19,7 +30,10 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(HELP + '\n');
     return;
   }
-  const config = loadConfig();
+  assertSupportedNode();
+  // API commands are a client of a running service: they need no server configuration.
+  if (isClientCommand(command)) return clientCommand(command, rest);
+  config = loadConfig();
   switch (command) {
     case 'start':
       return startCommand(config);
@@ -27,18 +41,11 @@ async function main(argv: string[]): Promise<void> {
       return accountsCommand(config, rest);
     case 'data':
       return dataCommand(config, rest);
+    case 'users':
+      return usersCommand(config, rest);
     default:
       throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError) {
-    process.stderr.write(`verity: ${error.message}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  }
-  process.stderr.write(
-    `verity: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+main(process.argv.slice(2)).catch((error: unknown) => exitOnFailure(error, config));

@@ -61,6 +61,20 @@ export class AccountsService {
     return row.name;
   }
 
+  /** The secret the account's batch webhooks are signed with. */
+  async webhookSecret(accountId: string): Promise<string> {
+    const row = await this.db.getRepository(AccountEntity).findOne({ where: { id: accountId } });
+    if (!row) throw new VerityError('not_found', 'account not found');
+    return row.webhookSecret;
+  }
+
+  /** A new webhook signing secret; deliveries from now on are signed with it. */
+  async rotateWebhookSecret(accountId: string): Promise<string> {
+    const secret = randomBytes(32).toString('base64url');
+    await this.db.getRepository(AccountEntity).update({ id: accountId }, { webhookSecret: secret });
+    return secret;
+  }
+
   async count(): Promise<number> {
     return this.db.getRepository(AccountEntity).count();
   }

@@ -4,6 +4,7 @@ import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { ApiKeyEntity } from '@verity/database';
 import { ApiKeyCache } from './api-key.cache';
+import { KeyActivityRecorder } from './key-activity.recorder';
 import {
   apiKeyMatches,
   isWellFormedApiKey,
@@ -22,6 +23,8 @@ export interface ApiKeyView {
   hint: string;
   created_at: string;
   rotated_at: string | null;
+  /** May lag by up to KEY_LAST_USED_FLUSH_MS (a minute): see KeyActivityRecorder. */
+  last_used_at: string | null;
 }
 
 /** A key with its value, returned once at creation or rotation. */
@@ -39,9 +42,20 @@ export class ApiKeysService {
 
   constructor(
     private readonly db: DataSource,
+    private readonly activity: KeyActivityRecorder,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.cache = new ApiKeyCache(config.KEY_CACHE_TTL_MS);
+  }
+
+  /**
+   * The principal of a key already verified and cached, without any I/O; undefined when
+   * `authenticate` would have to ask the database (or the key is malformed or wrong).
+   */
+  cachedPrincipal(value: string): Principal | undefined {
+    if (!this.caching || !isWellFormedApiKey(value)) return undefined;
+    const cached = this.cache.get(lookupIdOf(value));
+    return cached && apiKeyMatches(value, cached.hash) ? cached.principal : undefined;
   }
 
   /** Resolves a presented key to its principal, or null when it is missing, malformed or dead. */
@@ -49,13 +63,18 @@ export class ApiKeysService {
     if (!isWellFormedApiKey(value)) return null;
     const lookupId = lookupIdOf(value);
     const cached = this.caching ? this.cache.get(lookupId) : undefined;
-    if (cached) return apiKeyMatches(value, cached.hash) ? cached.principal : null;
+    if (cached) {
+      if (!apiKeyMatches(value, cached.hash)) return null;
+      this.activity.touch(cached.principal.keyId);
+      return cached.principal;
+    }
     const row = await this.db.getRepository(ApiKeyEntity).findOne({
       where: { lookupId, revokedAt: IsNull() },
     });
     if (!row || !apiKeyMatches(value, row.keyHash)) return null;
     const principal = { accountId: row.accountId, keyId: row.id, keyName: row.name };
     if (this.caching) this.cache.set(lookupId, row.keyHash, principal);
+    this.activity.touch(row.id);
     return principal;
   }
 
@@ -90,6 +109,7 @@ export class ApiKeysService {
         keyHash: minted.hash,
         rotatedAt: null,
         revokedAt: null,
+        lastUsedAt: null,
       }),
     );
     return { ...toView(row), key: minted.value };
@@ -154,5 +174,6 @@ function toView(row: ApiKeyEntity): ApiKeyView {
     hint: keyHint(row.lookupId),
     created_at: row.createdAt.toISOString(),
     rotated_at: row.rotatedAt ? row.rotatedAt.toISOString() : null,
+    last_used_at: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
   };
 }

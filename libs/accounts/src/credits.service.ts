@@ -4,6 +4,18 @@ import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { applyLedgerMovements, debitWholeGroup, type LedgerMovement } from './ledger.sql';
 
+/** Who pays (the API key) and for what (`calls` of `operation`). */
+export interface UsageAttribution {
+  keyId: string;
+  operation: string;
+  calls: number;
+}
+
+function attributed(usage: UsageAttribution | undefined): Partial<LedgerMovement> {
+  if (!usage) return {};
+  return { keyId: usage.keyId, usage: { operation: usage.operation, calls: usage.calls } };
+}
+
 interface PendingDebit extends LedgerMovement {
   resolve(balanceAfter: number): void;
   reject(error: unknown): void;
@@ -30,16 +42,20 @@ export class CreditsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Debits `cost` credits or throws `insufficient_credits`. Resolves to the balance after. */
+  /**
+   * Debits `cost` credits or throws `insufficient_credits`. Resolves to the balance after.
+   * `usage` names the key and the calls it pays for; they are counted in the same transaction.
+   */
   debit(
     accountId: string,
     cost: number,
     reason: string,
     reference: string | null,
+    usage?: UsageAttribution,
   ): Promise<number> {
     return new Promise((resolve, reject) => {
       const queue = this.pending.get(accountId);
-      const item = { delta: -cost, reason, reference, resolve, reject };
+      const item = { delta: -cost, reason, reference, ...attributed(usage), resolve, reject };
       if (queue) queue.push(item);
       else this.pending.set(accountId, [item]);
       if (!this.flushing.has(accountId)) {
@@ -49,14 +65,20 @@ export class CreditsService {
     });
   }
 
-  /** Adds credits (grant, top-up or refund). Resolves to the balance after. */
+  /**
+   * Adds credits (grant, top-up or refund). Resolves to the balance after. A refund passes the
+   * usage it takes back (negative calls).
+   */
   async credit(
     accountId: string,
     amount: number,
     reason: string,
     reference: string | null,
+    usage?: UsageAttribution,
   ): Promise<number> {
-    const outcomes = await this.transact(accountId, [{ delta: amount, reason, reference }]);
+    const outcomes = await this.transact(accountId, [
+      { delta: amount, reason, reference, ...attributed(usage) },
+    ]);
     return outcomes[0]!;
   }
 

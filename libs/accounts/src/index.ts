@@ -1,6 +1,17 @@
 export { AccountsModule } from './accounts.module';
 export { AccountsService, type CreatedAccount } from './accounts.service';
 export { ApiKeysService, type ApiKeyView, type IssuedApiKey } from './api-keys.service';
-export { CreditsService } from './credits.service';
+export { CreditsService, type UsageAttribution } from './credits.service';
 export type { Principal } from './principal';
-export { applyLedgerMovements, type LedgerMovement } from './ledger.sql';
+export { applyLedgerMovements, CONSOLE_KEY_ID, type LedgerMovement } from './ledger.sql';
+export { KeyActivityRecorder } from './key-activity.recorder';
+export { UsageService, type UsageDay } from './usage.service';
+export {
+  ConsoleUsersService,
+  MIN_PASSWORD_LENGTH,
+  normaliseEmail,
+  tokenHash,
+  type ConsoleUser,
+  type SignInLink,
+} from './console/console-users.service';
+export { LedgerReader, type LedgerEntryView, type LedgerPage } from './ledger.reader';

@@ -1,17 +1,48 @@
 import type { QueryRunner } from 'typeorm';
 
+/** Key of usage started from the console itself (no API key), so it can be in usage's key. */
+export const CONSOLE_KEY_ID = '00000000-0000-0000-0000-000000000000';
+
 /** One movement to record: negative `delta` debits. */
 export interface LedgerMovement {
   delta: number;
   reason: string;
   reference: string | null;
+  /** The API key the movement is charged to (null: operator grants, top-ups, console work). */
+  keyId?: string | null;
+  /**
+   * The usage this movement counts: `calls` made of `operation`, and `-delta` credits. A
+   * refund counts negative calls and credits, so usage always nets to what was paid.
+   */
+  usage?: { operation: string; calls: number };
+}
+
+/** Rolls the usage of accepted movements into usage_hourly, summed per (operation, key). */
+const UPSERT_USAGE = `
+  INSERT INTO usage_hourly AS u (account_id, hour, operation, key_id, calls, credits)
+  SELECT $1, date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', op, k, sum(c), sum(cr)
+  FROM unnest($2::text[], $3::uuid[], $4::bigint[], $5::bigint[]) AS t(op, k, c, cr)
+  GROUP BY op, k
+  ON CONFLICT (account_id, hour, operation, key_id)
+  DO UPDATE SET calls = u.calls + EXCLUDED.calls, credits = u.credits + EXCLUDED.credits`;
+
+function usageParams(movements: readonly LedgerMovement[]): unknown[] | null {
+  const counted = movements.filter((m) => m.usage);
+  if (counted.length === 0) return null;
+  return [
+    counted.map((m) => m.usage!.operation),
+    counted.map((m) => m.keyId ?? CONSOLE_KEY_ID),
+    counted.map((m) => m.usage!.calls),
+    counted.map((m) => -m.delta),
+  ];
 }
 
 /**
  * Inside an open transaction: locks the account row, applies as many `movements` (in order) as
  * the balance allows, appends their ledger rows and writes the new balance. Returns, per
  * movement, the balance after it or `null` when it was refused for lack of credits. Debits are
- * all-or-nothing per movement; credits always apply.
+ * all-or-nothing per movement; credits always apply. Usage of accepted movements is rolled up
+ * in the same transaction, so usage always reconciles with the ledger.
  */
 export async function applyLedgerMovements(
   runner: QueryRunner,
@@ -26,7 +57,7 @@ export async function applyLedgerMovements(
   const balanceBefore = Number(rows[0].credits_balance);
   let balance = balanceBefore;
   const outcomes: (number | null)[] = [];
-  const accepted: { delta: number; reason: string; reference: string | null; after: number }[] = [];
+  const accepted: (LedgerMovement & { after: number })[] = [];
   for (const m of movements) {
     if (balance + m.delta < 0) {
       outcomes.push(null);
@@ -38,16 +69,20 @@ export async function applyLedgerMovements(
   }
   if (accepted.length > 0) {
     await runner.query(
-      `INSERT INTO credit_ledger (account_id, delta, reason, reference, balance_after)
-       SELECT $1, d, r, ref, b FROM unnest($2::bigint[], $3::text[], $4::text[], $5::bigint[]) AS t(d, r, ref, b)`,
+      `INSERT INTO credit_ledger (account_id, delta, reason, reference, balance_after, key_id)
+       SELECT $1, d, r, ref, b, k
+       FROM unnest($2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::uuid[]) AS t(d, r, ref, b, k)`,
       [
         accountId,
         accepted.map((a) => a.delta),
         accepted.map((a) => a.reason),
         accepted.map((a) => a.reference),
         accepted.map((a) => a.after),
+        accepted.map((a) => a.keyId ?? null),
       ],
     );
+    const usage = usageParams(accepted);
+    if (usage) await runner.query(UPSERT_USAGE, [accountId, ...usage]);
     await runner.query('UPDATE accounts SET credits_balance = $2 WHERE id = $1', [
       accountId,
       balance,
@@ -60,7 +95,8 @@ export async function applyLedgerMovements(
  * The common case of a debit group in one statement (one round trip, one implicit
  * transaction): when the balance covers the whole group, take it off and append every ledger
  * row; otherwise change nothing and return null, and the caller applies the group movement by
- * movement with `applyLedgerMovements`. The UPDATE locks the account row and, under READ
+ * movement with `applyLedgerMovements`. Usage is rolled up by the same statement. The UPDATE
+ * locks the account row and, under READ
  * COMMITTED, re-checks `credits_balance >= total` on the latest row version after any
  * concurrent writer commits, so the group can never overdraw.
  */
@@ -80,12 +116,23 @@ export async function debitWholeGroup(
        WHERE id = $1 AND credits_balance >= $2::bigint
        RETURNING credits_balance + $2::bigint AS before
      ), moves AS (
-       SELECT d, r, ref, ord FROM unnest($3::bigint[], $4::text[], $5::text[]) WITH ORDINALITY AS t(d, r, ref, ord)
+       SELECT d, r, ref, k, op, c, ord
+       FROM unnest($3::bigint[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::bigint[])
+         WITH ORDINALITY AS t(d, r, ref, k, op, c, ord)
      ), ledger AS (
-       INSERT INTO credit_ledger (account_id, delta, reason, reference, balance_after)
-       SELECT $1, m.d, m.r, m.ref, acc.before + sum(m.d) OVER (ORDER BY m.ord)
+       INSERT INTO credit_ledger (account_id, delta, reason, reference, balance_after, key_id)
+       SELECT $1, m.d, m.r, m.ref, acc.before + sum(m.d) OVER (ORDER BY m.ord), m.k
        FROM acc CROSS JOIN moves m
        ORDER BY m.ord
+     ), usage AS (
+       INSERT INTO usage_hourly AS u (account_id, hour, operation, key_id, calls, credits)
+       SELECT $1, date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', m.op,
+              COALESCE(m.k, '${CONSOLE_KEY_ID}'::uuid), sum(m.c), sum(-m.d)
+       FROM acc CROSS JOIN moves m
+       WHERE m.op IS NOT NULL
+       GROUP BY m.op, COALESCE(m.k, '${CONSOLE_KEY_ID}'::uuid)
+       ON CONFLICT (account_id, hour, operation, key_id)
+       DO UPDATE SET calls = u.calls + EXCLUDED.calls, credits = u.credits + EXCLUDED.credits
      )
      SELECT before FROM acc`,
     [
@@ -94,6 +141,9 @@ export async function debitWholeGroup(
       movements.map((m) => m.delta),
       movements.map((m) => m.reason),
       movements.map((m) => m.reference),
+      movements.map((m) => m.keyId ?? null),
+      movements.map((m) => m.usage?.operation ?? null),
+      movements.map((m) => m.usage?.calls ?? 0),
     ],
   )) as { before: string }[];
   if (rows.length === 0) return null;

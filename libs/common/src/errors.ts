@@ -1,13 +1,18 @@
-/** Machine-readable error codes of the spec, plus `forbidden` for the download signature (403). */
+/**
+ * Machine-readable error codes of the spec, plus `forbidden` for the download signature (403),
+ * and the two answers node:http itself can give (a request too slow, headers too large).
+ */
 export const ERROR_CODES = {
   validation_error: 400,
   unauthorized: 401,
   insufficient_credits: 402,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   payload_too_large: 413,
   unprocessable: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   service_unavailable: 503,
 } as const;
@@ -32,9 +37,15 @@ export class VerityError extends Error {
   }
 }
 
-/** Raised when an upstream dependency (HLR provider, IP database, DNS) cannot answer. */
+/** The upstream dependencies a 503 names (metrics label; never shown to clients). */
+export type UpstreamDependency = 'hlr' | 'ip_data';
+
+/** Raised when an upstream dependency (HLR provider, IP database) cannot answer. */
 export class UpstreamUnavailableError extends VerityError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly dependency: UpstreamDependency,
+  ) {
     super('service_unavailable', message);
     this.name = 'UpstreamUnavailableError';
   }

@@ -4,6 +4,7 @@ import { emailSchema } from './sections/email.config';
 import { phoneSchema, refinePhone } from './sections/phone.config';
 import { ipSchema } from './sections/ip.config';
 import { batchSchema, refineBatch } from './sections/batch.config';
+import { consoleSchema } from './sections/console.config';
 
 /** Every setting Verity reads, keyed by its environment variable name. */
 export const configSchema = coreSchema
@@ -11,6 +12,7 @@ export const configSchema = coreSchema
   .extend(phoneSchema.shape)
   .extend(ipSchema.shape)
   .extend(batchSchema.shape)
+  .extend(consoleSchema.shape)
   .superRefine((config, ctx) => {
     refineBatch(config, ctx);
     refinePhone(config, ctx);

@@ -17,6 +17,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   for (const [key, value] of Object.entries(env)) {
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  raw.CONSOLE_URL ??= defaultConsoleUrl(raw);
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     throw new ConfigError(
@@ -24,4 +25,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
   }
   return parsed.data;
+}
+
+/** The API's own /console: under PUBLIC_URL when set, else where the API listens. */
+function defaultConsoleUrl(raw: Record<string, string>): string {
+  if (raw.PUBLIC_URL) return `${raw.PUBLIC_URL.replace(/\/+$/, '')}/console`;
+  const host = !raw.HOST || raw.HOST === '0.0.0.0' || raw.HOST === '::' ? '127.0.0.1' : raw.HOST;
+  // A bad PORT is reported on its own; the derived address then just uses the default port.
+  const port = raw.PORT && /^[0-9]+$/.test(raw.PORT) ? raw.PORT : '8080';
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/console`;
 }

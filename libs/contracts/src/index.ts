@@ -1,5 +1,3 @@
-export * from './results';
-export * from './batch';
-export * from './credits';
+export * from './wire';
 export * from './requests';
 export * from './responses';

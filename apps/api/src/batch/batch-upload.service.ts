@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -20,6 +21,8 @@ import {
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { BATCH_TYPES, type BatchType } from '@verity/contracts';
+import { localBaseUrl } from '../http/public-url';
+import { multipartError, StorageFailure } from './multipart-errors';
 
 /** What the multipart body held once the file is stored. */
 interface ReceivedUpload {
@@ -31,9 +34,20 @@ interface ReceivedUpload {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
+const JOB_ID = /^job_[0-9a-f]{32}$/;
+
 /** A new job id: unguessable, so knowing one tells nothing about others. */
 export function newJobId(): string {
   return `job_${randomUUID().replace(/-/g, '')}`;
+}
+
+/** True for ids `newJobId` can mint; anything else names no job and needs no query. */
+export function isJobId(value: string): boolean {
+  return JOB_ID.test(value);
+}
+
+function isPrematureClose(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
 function isBatchType(value: string): value is BatchType {
@@ -81,7 +95,14 @@ export class BatchUploadService {
         'Content-Type must be multipart/form-data with fields type and file',
       );
     }
-    await this.jobs.assertCanStart(principal.accountId);
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      throw new VerityError(
+        'validation_error',
+        'Content-Encoding is not supported; send the body as is',
+      );
+    }
+    await this.jobs.assertCanStart(principal.accountId, idempotencyKey);
     const jobId = newJobId();
     const key = uploadKey(jobId);
     let stored = false;
@@ -93,11 +114,12 @@ export class BatchUploadService {
       const outcome = await this.jobs.create({
         id: jobId,
         accountId: principal.accountId,
+        keyId: principal.keyId,
         type: upload.type,
         totalRows: upload.rows,
         uploadKey: key,
         webhookUrl: upload.webhookUrl,
-        baseUrl: `${request.protocol}://${request.host}`,
+        baseUrl: this.config.PUBLIC_URL ?? localBaseUrl(request),
         idempotencyKey,
         requestHash,
       });
@@ -144,8 +166,43 @@ export class BatchUploadService {
     return value;
   }
 
-  /** Reads the parts in whatever order they come; the file is stored as soon as it arrives. */
+  /**
+   * Reads the body under an idle timer: a body that stops arriving for BODY_IDLE_TIMEOUT_MS
+   * is cut with 408. The timeout is delivered as an error of the request stream, which the
+   * multipart parser passes to the part being read, so everything unwinds through one path.
+   * Parser errors become 400 (or 413); blob store failures stay internal.
+   */
   private async receive(
+    request: FastifyRequest,
+    key: string,
+    onStored: () => void,
+  ): Promise<ReceivedUpload> {
+    const raw = request.raw;
+    const onIdle = () =>
+      raw.emit(
+        'error',
+        new VerityError(
+          'request_timeout',
+          `no body data for ${this.config.BODY_IDLE_TIMEOUT_MS} ms; the upload was cut`,
+          { Connection: 'close' },
+        ),
+      );
+    // On the request, not the socket: node:http destroys a timed-out socket unless the
+    // request has a 'timeout' listener, and we still want to answer.
+    raw.setTimeout(this.config.BODY_IDLE_TIMEOUT_MS, onIdle);
+    try {
+      return await this.readParts(request, key, onStored);
+    } catch (error) {
+      if (error instanceof StorageFailure) throw error.error;
+      throw multipartError(error);
+    } finally {
+      raw.setTimeout(0);
+      raw.removeListener('timeout', onIdle);
+    }
+  }
+
+  /** Reads the parts in whatever order they come; the file is stored as soon as it arrives. */
+  private async readParts(
     request: FastifyRequest,
     key: string,
     onStored: () => void,
@@ -184,7 +241,10 @@ export class BatchUploadService {
     return { type: checkedType, webhookUrl, ...file };
   }
 
-  /** file part → inspector (UTF-8, one column, limits) → hash → blob store, in bounded memory. */
+  /**
+   * file part → inspector (UTF-8, one column, limits) → hash → blob store, in bounded memory.
+   * `pipeline` also sees a part that failed before we got it (the parser runs ahead of us).
+   */
   private async store(source: Readable, key: string): Promise<{ rows: number; sha256: string }> {
     const inspector = new UploadInspector({
       maxRows: this.config.BATCH_MAX_ROWS,
@@ -198,22 +258,19 @@ export class BatchUploadService {
       },
     });
     let failure: Error | undefined;
-    const fail = (error: Error) => {
+    const feeding = pipeline(source, inspector, hasher).catch((error: Error) => {
       failure ??= error;
-      hasher.destroy(error);
-    };
-    source.on('error', fail);
-    inspector.on('error', fail);
-    // The blob store sees the failure through the stream it reads; `failure` tells which it was.
-    hasher.on('error', () => undefined);
-    source.pipe(inspector).pipe(hasher);
+    });
     try {
       await this.blobs.upload(key, hasher);
     } catch (error) {
-      source.unpipe(inspector);
-      source.resume();
-      throw failure ?? error;
+      await feeding;
+      // A body failure reaches the blob store through the stream it reads (the same error); a
+      // blob store failure reaches the body's pipeline only as a premature close.
+      if (failure !== undefined && (failure === error || !isPrematureClose(failure))) throw failure;
+      throw new StorageFailure(error);
     }
+    await feeding;
     // busboy truncates at its own limit instead of failing; the inspector's limit is lower.
     if (failure === undefined && (source as Readable & { truncated?: boolean }).truncated) {
       failure = new VerityError(
@@ -222,7 +279,9 @@ export class BatchUploadService {
       );
     }
     if (failure !== undefined) {
-      await this.blobs.delete(key);
+      await this.blobs.delete(key).catch((e: unknown) => {
+        throw new StorageFailure(e);
+      });
       throw failure;
     }
     return { rows: inspector.rows, sha256: hash.digest('hex') };

@@ -8,14 +8,11 @@ import { VerityError } from '@verity/common';
 import { batchJobSchema, type BatchJob } from '@verity/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
+import { localBaseUrl } from '../http/public-url';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { BatchDownloadService } from './batch-download.service';
-import { BatchUploadService } from './batch-upload.service';
-
-function requestBase(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
+import { BatchUploadService, isJobId } from './batch-upload.service';
 
 /** Batch jobs: create from a CSV upload, poll, download the result by signed link. */
 @ApiTags('batch')
@@ -45,7 +42,7 @@ export class BatchController {
   ): Promise<BatchJob> {
     const { job, created } = await this.uploads.create(principal, request);
     if (!created) void reply.header('Idempotent-Replayed', 'true');
-    return this.jobs.view(job, requestBase(request));
+    return this.jobs.view(job, localBaseUrl(request));
   }
 
   @Get(':jobId')
@@ -60,9 +57,11 @@ export class BatchController {
     @Param('jobId') jobId: string,
     @Req() request: FastifyRequest,
   ): Promise<BatchJob> {
-    const job = await this.repository.findForAccount(principal.accountId, jobId);
+    const job = isJobId(jobId)
+      ? await this.repository.findForAccount(principal.accountId, jobId)
+      : null;
     if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
-    return this.jobs.view(job, requestBase(request));
+    return this.jobs.view(job, localBaseUrl(request));
   }
 
   @Get(':jobId/download')

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { AccountsService, type CreatedAccount } from '@verity/accounts';
+import { AccountsService, ConsoleUsersService, type CreatedAccount } from '@verity/accounts';
 import {
   adminAddCreditsRequest,
   adminCreateAccountRequest,
@@ -19,22 +19,32 @@ import { ApiDoc } from '../openapi/api-docs.decorators';
 @Controller('admin/accounts')
 @UseGuards(AdminGuard)
 export class AdminController {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly users: ConsoleUsersService,
+  ) {}
 
   @Post()
   @HttpCode(201)
   @ApiDoc({
     summary: 'Create an account with credits and a first key',
     body: adminCreateAccountRequest,
-    ok: z.object({ account_id: z.string(), api_key: z.string() }),
+    ok: z.object({
+      account_id: z.string(),
+      api_key: z.string(),
+      sign_in_url: z.string().optional().describe('With owner_email: one use, short expiry'),
+    }),
     okStatus: 201,
     errors: [400, 401, 404],
     authenticated: false,
   })
-  create(
+  async create(
     @Body(new ZodBodyPipe(adminCreateAccountRequest)) body: AdminCreateAccountRequest,
-  ): Promise<CreatedAccount> {
-    return this.accounts.create(body.name, body.credits);
+  ): Promise<CreatedAccount & { sign_in_url?: string }> {
+    const created = await this.accounts.create(body.name, body.credits);
+    if (!body.owner_email) return created;
+    const link = await this.users.createWithLink(created.account_id, body.owner_email);
+    return { ...created, sign_in_url: link.url };
   }
 
   @Post(':id/credits')

@@ -7,7 +7,6 @@ import {
   verifyRequest,
   verifyResultSchema,
   type VerifyRequest,
-  type VerifyResult,
 } from '@verity/contracts';
 import {
   EMAIL_ENGINE,
@@ -17,16 +16,13 @@ import {
   type IpEnginePort,
   type PhoneEnginePort,
 } from '@verity/platform';
-import { FRAUD_BASE, scoreFraud, type FraudReason } from '@verity/validation';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { BillingService } from '../billing/billing.service';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
-
-/** Nested results in a verify answer each report the credits of their own single call. */
-const NESTED_CREDITS = 1;
+import { runVerify, type VerifyAnswer } from './verify.work';
 
 @ApiTags('verify')
 @Controller('v1')
@@ -57,24 +53,9 @@ export class VerifyController {
     @Body(new ZodBodyPipe(verifyRequest)) body: VerifyRequest,
     @Query('explain') explain: string | undefined,
     @Req() request: FastifyRequest,
-  ): Promise<VerifyResult & { fraud_base?: number; reasons?: FraudReason[] }> {
-    return this.billing.charge(principal, 'verify', request.id, async () => {
-      const ip = body.ip === undefined ? undefined : this.ip.lookup(body.ip.trim());
-      const [email, phone] = await Promise.all([
-        body.email === undefined ? undefined : this.email.validate(body.email),
-        body.phone === undefined
-          ? undefined
-          : this.phone.validate({ phone: body.phone, hlr: false }),
-      ]);
-      const score = scoreFraud({ email, phone, ip });
-      return {
-        fraud_score: score.fraud_score,
-        risk: score.risk,
-        ...(email && { email: { ...email, credits_used: NESTED_CREDITS } }),
-        ...(phone && { phone: { ...phone, credits_used: NESTED_CREDITS } }),
-        ...(ip && { ip: { ...ip, credits_used: NESTED_CREDITS } }),
-        ...(explain === 'true' && { fraud_base: FRAUD_BASE, reasons: score.reasons }),
-      };
-    });
+  ): Promise<VerifyAnswer> {
+    return this.billing.charge(principal, 'verify', request.id, () =>
+      runVerify({ email: this.email, phone: this.phone, ip: this.ip }, body, explain === 'true'),
+    );
   }
 }

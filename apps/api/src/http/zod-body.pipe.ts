@@ -1,6 +1,7 @@
 import { type PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
 import { VerityError } from '@verity/common';
+import { firstUnstorablePath } from './storable-text';
 
 /** Validates a JSON body with a zod schema; failures are 400 validation_error naming the field. */
 export class ZodBodyPipe<S extends z.ZodType> implements PipeTransform<unknown, z.infer<S>> {
@@ -9,6 +10,13 @@ export class ZodBodyPipe<S extends z.ZodType> implements PipeTransform<unknown, 
   transform(value: unknown): z.infer<S> {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new VerityError('validation_error', 'request body must be a JSON object');
+    }
+    const unstorable = firstUnstorablePath(value);
+    if (unstorable !== undefined) {
+      throw new VerityError(
+        'validation_error',
+        `${unstorable || 'request body'} contains a NUL character or an unpaired surrogate`,
+      );
     }
     const parsed = this.schema.safeParse(value, { reportInput: true });
     if (parsed.success) return parsed.data;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CreditOperation } from '@verity/contracts';
-import type { VerityMetrics } from '@verity/observability';
+import type { CreditLedgerMovement, VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 
 /** The API's business metrics; a no-op when metrics are disabled. */
@@ -10,5 +10,9 @@ export class ApiMetrics {
 
   creditsConsumed(operation: CreditOperation, credits: number): void {
     this.metrics?.creditsConsumed.inc({ operation }, credits);
+  }
+
+  creditLedgerError(movement: CreditLedgerMovement): void {
+    this.metrics?.creditLedgerErrors.inc({ movement });
   }
 }

@@ -1,1 +1,2 @@
 export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
+export const AUTH_RATE_LIMIT_STORE = Symbol('AUTH_RATE_LIMIT_STORE');

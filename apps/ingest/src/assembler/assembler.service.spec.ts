@@ -66,6 +66,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     await stack.app.get(BatchJobsService).create({
       id,
       accountId,
+      keyId: null,
       type: 'ip',
       totalRows: chunks * 2,
       uploadKey: `uploads/${id}.csv`,

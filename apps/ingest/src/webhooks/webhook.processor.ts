@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import {
+  backoffDelay,
   batchNames,
   type BatchNames,
   BatchJobRepository,
@@ -9,8 +10,11 @@ import {
   deliverWebhook,
   type JobQueue,
   type QueuedJob,
+  WebhookDeliveries,
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import type { VerityMetrics } from '@verity/observability';
+import { METRICS } from '@verity/platform';
 
 /** Payload of a `webhooks` queue job. */
 export interface WebhookPayload {
@@ -30,8 +34,10 @@ export class WebhookProcessor implements OnApplicationBootstrap {
   constructor(
     private readonly repository: BatchJobRepository,
     private readonly jobs: BatchJobsService,
+    private readonly deliveries: WebhookDeliveries,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {}
 
   /** Topic, group and queue names (BATCH_NAMESPACE). */
@@ -44,10 +50,12 @@ export class WebhookProcessor implements OnApplicationBootstrap {
       this.names.webhooksQueue,
       4,
       (job) => this.deliver(job),
-      (job, error) =>
+      (job, error) => {
+        this.metrics?.webhookDeliveries.inc({ outcome: 'abandoned' });
         this.log.warn(
           `webhook of ${job.payload.jobId} abandoned after ${job.attempt} attempts: ${error.message}`,
-        ),
+        );
+      },
     );
   }
 
@@ -65,13 +73,48 @@ export class WebhookProcessor implements OnApplicationBootstrap {
         allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
         headers: { 'Verity-Delivery': `${job.id}.${queued.attempt}` },
       });
+      this.metrics?.webhookDeliveries.inc({ outcome: 'delivered' });
       this.log.log(`webhook of ${job.id} delivered (${sent.status})`);
+      await this.record(job.accountId, queued, sent.status, null, false);
     } catch (error) {
+      const retryable = !(error instanceof WebhookDeliveryError) || error.retryable;
+      await this.record(
+        job.accountId,
+        queued,
+        error instanceof WebhookDeliveryError ? (error.status ?? null) : null,
+        error instanceof Error ? error.message : String(error),
+        retryable,
+      );
       if (error instanceof WebhookDeliveryError && !error.retryable) {
+        this.metrics?.webhookDeliveries.inc({ outcome: 'refused' });
         this.log.warn(`webhook of ${job.id} not sent: ${error.message}`);
         return;
       }
+      this.metrics?.webhookDeliveries.inc({ outcome: 'failed' });
       throw error;
     }
+  }
+
+  /** Records the attempt for the console; a recording failure never blocks delivery. */
+  private async record(
+    accountId: string,
+    queued: QueuedJob<WebhookPayload>,
+    statusCode: number | null,
+    error: string | null,
+    retryable: boolean,
+  ): Promise<void> {
+    const retries = retryable && queued.attempt < this.config.WEBHOOK_MAX_ATTEMPTS;
+    await this.deliveries
+      .record({
+        accountId,
+        jobId: queued.payload.jobId,
+        attempt: queued.attempt,
+        statusCode,
+        error,
+        nextRetryAt: retries
+          ? new Date(Date.now() + backoffDelay(this.config.WEBHOOK_RETRY_BASE_MS, queued.attempt))
+          : null,
+      })
+      .catch((e: unknown) => this.log.warn(`cannot record webhook attempt: ${String(e)}`));
   }
 }

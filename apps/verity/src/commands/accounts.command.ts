@@ -1,9 +1,7 @@
 import { parseArgs } from 'node:util';
-import { NestFactory } from '@nestjs/core';
-import { Module } from '@nestjs/common';
-import { AccountsModule, AccountsService } from '@verity/accounts';
+import { AccountsService } from '@verity/accounts';
 import type { AppConfig } from '@verity/config';
-import { CoreModule, createLogger, openDatabaseRuntime, PinoNestLogger } from '@verity/platform';
+import { withAccountsContext } from './accounts.context';
 import { UsageError } from './usage.error';
 
 /** `verity accounts create --name N --credits C [--json]`: the admin API from a shell. */
@@ -26,33 +24,12 @@ export async function accountsCommand(config: AppConfig, argv: string[]): Promis
   if (!Number.isSafeInteger(credits) || credits < 0)
     throw new UsageError('--credits must be a non-negative integer');
 
-  const logger = createLogger(
-    { LOG_LEVEL: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL },
-    'verity-cli',
-  );
-  const database = await openDatabaseRuntime(config, logger);
-  try {
-    @Module({
-      imports: [
-        CoreModule.forRoot({ config, dataSource: database.dataSource, metrics: null }),
-        AccountsModule,
-      ],
-    })
-    class CliModule {}
-    const ctx = await NestFactory.createApplicationContext(CliModule, {
-      logger: new PinoNestLogger(logger),
-    });
-    try {
-      const created = await ctx.get(AccountsService).create(name, credits);
-      process.stdout.write(
-        values.json
-          ? JSON.stringify(created) + '\n'
-          : `account_id: ${created.account_id}\napi_key:    ${created.api_key}   (shown only this once)\n`,
-      );
-    } finally {
-      await ctx.close();
-    }
-  } finally {
-    await database.close();
-  }
+  await withAccountsContext(config, async (ctx) => {
+    const created = await ctx.get(AccountsService).create(name, credits);
+    process.stdout.write(
+      values.json
+        ? JSON.stringify(created) + '\n'
+        : `account_id: ${created.account_id}\napi_key:    ${created.api_key}   (shown only this once)\n`,
+    );
+  });
 }

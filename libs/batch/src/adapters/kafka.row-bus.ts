@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Kafka,
   KafkaJSError,
@@ -31,6 +32,9 @@ export interface KafkaRowBusOptions {
   maxWaitTimeMs?: number;
   logLevel?: 'error' | 'warn' | 'info';
 }
+
+/** How often {@link KafkaRowBus.ensureTopic} asks again while a new topic's metadata propagates. */
+const TOPIC_PROPAGATION_ATTEMPTS = 10;
 
 /** Thrown out of eachMessage to leave a message uncommitted; a KafkaJSError so kafkajs won't log it. */
 class LeaveUncommitted extends KafkaJSError {
@@ -149,6 +153,22 @@ export class KafkaRowBus implements RowBus {
   }
 
   async ensureTopic(topic: string, partitions: number): Promise<void> {
+    // Right after a topic is created, a busy broker can still answer metadata requests with
+    // UNKNOWN_TOPIC_OR_PARTITION (kafkajs retries only LEADER_NOT_AVAILABLE while waiting for
+    // leaders): that is propagation, not a missing topic, so ask again instead of failing start-up.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.ensureTopicOnce(topic, partitions);
+      } catch (error) {
+        const type = (error as { type?: string }).type;
+        if (type !== 'UNKNOWN_TOPIC_OR_PARTITION' || attempt >= TOPIC_PROPAGATION_ATTEMPTS)
+          throw error;
+        await sleep(200 * attempt);
+      }
+    }
+  }
+
+  private async ensureTopicOnce(topic: string, partitions: number): Promise<void> {
     const admin = await this.adminClient();
     // Asking to create a topic that exists makes kafkajs log "Topic creation errors" at ERROR
     // (then createTopics returns false), so look first: a normal start logs no error. Two

@@ -20,15 +20,52 @@ function isErrno(err: unknown, code: string): boolean {
 }
 
 /**
+ * Creating a key's folders and renaming into them must not interleave with pruning empty
+ * folders: a prune between a writer's mkdir and its rename removes the folder the rename
+ * needs (ENOENT). Both run under one lock per root directory, shared by every store on that
+ * root in the process (the local store is the single-process mode). Each holds it only for a
+ * few metadata calls, never while data is written.
+ */
+const folderLocks = new Map<string, { tail: Promise<void> }>();
+
+function folderLock(root: string): { tail: Promise<void> } {
+  let lock = folderLocks.get(root);
+  if (!lock) {
+    lock = { tail: Promise.resolve() };
+    folderLocks.set(root, lock);
+  }
+  return lock;
+}
+
+export interface LocalBlobStoreOptions {
+  /** A temp file untouched for this long belongs to no live writer and is deleted. */
+  partialMaxAgeMs?: number;
+  /** How often orphaned temp files are looked for (also once at start). */
+  sweepIntervalMs?: number;
+}
+
+/**
  * BlobStore on a local directory (single-node mode; `<VERITY_HOME>/blobs`). Writes go to a
  * temp file under `.partial/` and are renamed into place, so a reader never sees a partial
  * object; a killed writer leaves only a temp file there, never a visible key.
  */
 export class LocalBlobStore implements BlobStore {
   private readonly root: string;
+  private readonly lock: { tail: Promise<void> };
+  private readonly partialMaxAgeMs: number;
+  private readonly sweeper: NodeJS.Timeout;
+  private sweeping: Promise<void> = Promise.resolve();
 
-  constructor(root: string) {
+  constructor(root: string, options: LocalBlobStoreOptions = {}) {
     this.root = resolve(root);
+    this.lock = folderLock(this.root);
+    // Writers append continuously (an idle upload is cut after BODY_IDLE_TIMEOUT_MS), so an
+    // hour without a write means the process that owned the file died mid-upload.
+    this.partialMaxAgeMs = options.partialMaxAgeMs ?? 3_600_000;
+    const every = options.sweepIntervalMs ?? 600_000;
+    this.sweeper = setInterval(() => this.sweepSoon(), every);
+    this.sweeper.unref();
+    this.sweepSoon();
   }
 
   async put(key: string, body: Buffer | Readable): Promise<void> {
@@ -113,8 +150,41 @@ export class LocalBlobStore implements BlobStore {
     await access(partial, 2 /* W_OK */);
   }
 
-  close(): Promise<void> {
-    return Promise.resolve();
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.sweeping;
+  }
+
+  private sweepSoon(): void {
+    this.sweeping = this.sweeping.then(() => this.sweepPartials()).catch(() => undefined);
+  }
+
+  /** Deletes temp files under `.partial/` that no writer has touched for `partialMaxAgeMs`. */
+  private async sweepPartials(): Promise<void> {
+    const dir = join(this.root, PARTIAL_DIR);
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return;
+      throw err;
+    }
+    const cutoff = Date.now() - this.partialMaxAgeMs;
+    for (const name of names) {
+      const path = join(dir, name);
+      const info = await stat(path).catch(() => null);
+      if (info?.isFile() && info.mtimeMs < cutoff) await rm(path, { force: true });
+    }
+  }
+
+  /** Runs `fn` while no other folder creation or pruning on this root runs. */
+  private async withFolders<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.tail.then(fn);
+    this.lock.tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   private async *walk(dir: string, prefix: string): AsyncGenerator<string> {
@@ -138,28 +208,24 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  /** A concurrent delete may prune the parent between mkdir and rename: retry a few times. */
-  private async moveIntoPlace(tmp: string, dest: string): Promise<void> {
-    for (let tries = 1; ; tries++) {
+  private moveIntoPlace(tmp: string, dest: string): Promise<void> {
+    return this.withFolders(async () => {
       await mkdir(dirname(dest), { recursive: true });
-      try {
-        await rename(tmp, dest);
-        return;
-      } catch (err) {
-        if (!isErrno(err, 'ENOENT') || tries >= 3) throw err;
-      }
-    }
+      await rename(tmp, dest);
+    });
   }
 
-  private async pruneEmptyDirs(dir: string): Promise<void> {
-    while (dir !== this.root && dir.startsWith(this.root + sep)) {
-      try {
-        await rmdir(dir);
-      } catch {
-        return; // not empty (or already gone): stop climbing
+  private pruneEmptyDirs(dir: string): Promise<void> {
+    return this.withFolders(async () => {
+      while (dir !== this.root && dir.startsWith(this.root + sep)) {
+        try {
+          await rmdir(dir);
+        } catch {
+          return; // not empty (or already gone): stop climbing
+        }
+        dir = dirname(dir);
       }
-      dir = dirname(dir);
-    }
+    });
   }
 
   /** Validated key → path, with a second check that the path stays under the root. */

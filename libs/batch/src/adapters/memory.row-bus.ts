@@ -15,9 +15,34 @@ interface StoredMessage {
   value: Buffer;
 }
 
-/** One topic: an append-only log per partition and the loops waiting for new messages. */
+/**
+ * One partition's log. Offsets only grow; `base` is the offset of `messages[0]`. What every
+ * group of the topic has committed is dropped, as Kafka's retention would eventually, so an
+ * embedded install's memory follows its backlog, not its history.
+ */
+class PartitionLog {
+  base = 0;
+  messages: StoredMessage[] = [];
+
+  get end(): number {
+    return this.base + this.messages.length;
+  }
+
+  at(offset: number): StoredMessage | undefined {
+    return offset < this.base ? undefined : this.messages[offset - this.base];
+  }
+
+  /** Forgets every message below `offset`. */
+  trimTo(offset: number): void {
+    if (offset <= this.base) return;
+    this.messages = this.messages.slice(offset - this.base);
+    this.base = offset;
+  }
+}
+
+/** One topic: a log per partition and the loops waiting for new messages. */
 class MemoryTopic {
-  readonly logs: StoredMessage[][] = [];
+  readonly logs: PartitionLog[] = [];
   readonly groups = new Map<string, MemoryGroup>();
   private waiters = new Set<() => void>();
 
@@ -38,6 +63,14 @@ class MemoryTopic {
     this.waiters = new Set();
     for (const wake of waiters) wake();
   }
+
+  /** Drops partition `p`'s messages committed by every group (none are dropped without groups). */
+  trim(p: number): void {
+    if (this.groups.size === 0) return;
+    let low = Infinity;
+    for (const group of this.groups.values()) low = Math.min(low, group.committed[p] ?? 0);
+    this.logs[p].trimTo(low);
+  }
 }
 
 /** A consumer group on one topic: committed offsets, members, and per-partition hand-over. */
@@ -54,7 +87,10 @@ class MemoryGroup {
 
   /** Range-free round-robin: partition p goes to the (p mod n)-th member in join order. */
   rebalance(): void {
-    while (this.committed.length < this.topic.logs.length) this.committed.push(0);
+    // A new group starts at the oldest message still kept (Kafka's `earliest`).
+    while (this.committed.length < this.topic.logs.length) {
+      this.committed.push(this.topic.logs[this.committed.length].base);
+    }
     const active = this.members.filter((m) => !m.stopping);
     const owners = new Map<MemoryConsumer, Set<number>>(active.map((m) => [m, new Set()]));
     for (let p = 0; p < this.topic.logs.length && active.length > 0; p++) {
@@ -122,7 +158,7 @@ class MemoryConsumer implements Subscription {
     const { topic, committed } = this.group;
     while (!revoked.aborted) {
       const next = committed[p];
-      const stored = topic.logs[p][next];
+      const stored = topic.logs[p].at(next);
       if (stored === undefined) {
         const waiter = topic.wait();
         const onAbort = () => waiter.wake();
@@ -144,7 +180,10 @@ class MemoryConsumer implements Subscription {
         const handled = await deliverUntilHandled(this.handler, msg, revoked, (err, attempt) =>
           this.opts.onHandlerError?.(err, msg, attempt),
         );
-        if (handled) committed[p] = next + 1;
+        if (handled) {
+          committed[p] = next + 1;
+          topic.trim(p);
+        }
       } finally {
         release();
       }
@@ -167,7 +206,7 @@ export class MemoryRowBus implements RowBus {
       t = new MemoryTopic(topic);
       this.topics.set(topic, t);
     }
-    while (t.logs.length < partitions) t.logs.push([]);
+    while (t.logs.length < partitions) t.logs.push(new PartitionLog());
     for (const group of t.groups.values()) group.rebalance();
     return Promise.resolve();
   }
@@ -184,7 +223,7 @@ export class MemoryRowBus implements RowBus {
     for (const m of messages) {
       const p = m.partition ?? hashKey(m.key) % n;
       // Copy: a caller reusing its buffer must not change what was "durably" published.
-      t.logs[p].push({ key: m.key, value: Buffer.from(m.value) });
+      t.logs[p].messages.push({ key: m.key, value: Buffer.from(m.value) });
     }
     t.notify();
   }
@@ -219,8 +258,13 @@ export class MemoryRowBus implements RowBus {
     const committed = t.groups.get(group)?.committed ?? [];
     return t.logs.map((log, partition) => ({
       partition,
-      lag: log.length - (committed[partition] ?? 0),
+      lag: log.end - (committed[partition] ?? log.base),
     }));
+  }
+
+  /** Messages held for `topic` across its partitions (what no group has committed yet). */
+  retainedMessages(topic: string): number {
+    return this.requireTopic(topic).logs.reduce((n, log) => n + log.messages.length, 0);
   }
 
   ping(): Promise<void> {

@@ -4,6 +4,8 @@ import type { BatchStatus, BatchType } from '@verity/contracts';
 export interface BatchJobRecord {
   id: string;
   accountId: string;
+  /** Null for jobs created before keys were recorded. */
+  keyId: string | null;
   type: BatchType;
   status: BatchStatus;
   totalRows: number;
@@ -20,12 +22,14 @@ export interface BatchJobRecord {
   failureReason: string | null;
   createdAt: Date;
   updatedAt: Date;
+  finishedAt: Date | null;
 }
 
 /** The row shape `SELECT * FROM batch_jobs` returns through pg. */
 export interface BatchJobRow {
   id: string;
   account_id: string;
+  key_id: string | null;
   type: BatchType;
   status: BatchStatus;
   total_rows: number;
@@ -42,6 +46,7 @@ export interface BatchJobRow {
   failure_reason: string | null;
   created_at: Date;
   updated_at: Date;
+  finished_at: Date | null;
 }
 
 /** Maps a database row to a record. */
@@ -49,6 +54,7 @@ export function toRecord(row: BatchJobRow): BatchJobRecord {
   return {
     id: row.id,
     accountId: row.account_id,
+    keyId: row.key_id,
     type: row.type,
     status: row.status,
     totalRows: Number(row.total_rows),
@@ -65,5 +71,6 @@ export function toRecord(row: BatchJobRow): BatchJobRecord {
     failureReason: row.failure_reason,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
   };
 }

@@ -7,6 +7,8 @@ import { toRecord, type BatchJobRecord, type BatchJobRow } from './batch-job.rec
 export interface NewBatchJob {
   id: string;
   accountId: string;
+  /** The API key that created the job (CONSOLE_KEY_ID from the console); usage is counted on it. */
+  keyId: string | null;
   type: BatchType;
   totalRows: number;
   uploadKey: string;
@@ -57,6 +59,15 @@ export class BatchJobRepository {
     ]);
   }
 
+  /** A tenant's most recent jobs, newest first. */
+  async listForAccount(accountId: string, limit: number): Promise<BatchJobRecord[]> {
+    const rows = await this.db.query<BatchJobRow[]>(
+      'SELECT * FROM batch_jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+      [accountId, limit],
+    );
+    return rows.map(toRecord);
+  }
+
   /** A tenant's job created with `key` as Idempotency-Key. */
   findByIdempotencyKey(
     accountId: string,
@@ -92,8 +103,8 @@ export class BatchJobRepository {
     const created = await one(
       db,
       `INSERT INTO batch_jobs (id, account_id, type, status, total_rows, upload_key, webhook_url, base_url,
-                               idempotency_key, request_hash)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9) RETURNING *`,
+                               idempotency_key, request_hash, key_id)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
       [
         job.id,
         job.accountId,
@@ -104,6 +115,7 @@ export class BatchJobRepository {
         job.baseUrl,
         job.idempotencyKey,
         job.requestHash,
+        job.keyId,
       ],
     );
     return created!;
@@ -265,6 +277,29 @@ export class BatchJobRepository {
       [queuedMs, stallMs, limit],
     );
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * Per unfinished status, the longest time one job has gone without a scored chunk (counted
+   * from its creation until its first chunk), 0 when no job has the status: what the
+   * no-progress alert watches. A re-split
+   * touches updated_at, so progress is read from batch_chunks instead.
+   */
+  async longestIdle(): Promise<{ status: 'queued' | 'processing'; idleSeconds: number }[]> {
+    const rows = await this.db.query<{ status: 'queued' | 'processing'; idle: string }[]>(
+      `SELECT j.status,
+              extract(epoch FROM now() - min(coalesce(
+                (SELECT max(c.created_at) FROM batch_chunks c WHERE c.job_id = j.id),
+                j.created_at))) AS idle
+         FROM batch_jobs j
+        WHERE j.status IN ('queued', 'processing')
+        GROUP BY j.status`,
+    );
+    // Both statuses always: 0 when none is waiting, so a missing series means a failing read.
+    return (['queued', 'processing'] as const).map((status) => {
+      const row = rows.find((r) => r.status === status);
+      return { status, idleSeconds: row ? Math.max(0, Number(row.idle)) : 0 };
+    });
   }
 
   /** The per-account webhook signing secret. */

@@ -37,8 +37,17 @@ export class BatchJobsService {
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {}
 
-  /** Refuses early (before an upload is stored) an account already at its active-job limit. */
-  async assertCanStart(accountId: string): Promise<void> {
+  /**
+   * Refuses early (before an upload is stored) an account already at its active-job limit.
+   * A known Idempotency-Key passes: its repeat must reach `create` and replay the job (a client
+   * retrying a lost answer would otherwise be told to wait for its own job).
+   */
+  async assertCanStart(accountId: string, idempotencyKey: string | null = null): Promise<void> {
+    if (
+      idempotencyKey !== null &&
+      (await this.jobs.findByIdempotencyKey(accountId, idempotencyKey)) !== null
+    )
+      return;
     const active = await this.jobs.countActiveForAccount(accountId);
     if (active >= this.config.BATCH_MAX_ACTIVE_JOBS) throw this.tooManyActive();
   }
@@ -79,7 +88,13 @@ export class BatchJobsService {
       }
       const cost = job.totalRows * CREDIT_COST.batch_row;
       const { balanceBefore, outcomes } = await applyLedgerMovements(runner, job.accountId, [
-        { delta: -cost, reason: BATCH_DEBIT_REASON, reference: job.id },
+        {
+          delta: -cost,
+          reason: BATCH_DEBIT_REASON,
+          reference: job.id,
+          keyId: job.keyId,
+          usage: { operation: 'batch_row', calls: job.totalRows },
+        },
       ]);
       if (outcomes[0] === null) throw this.credits.insufficient(cost, balanceBefore);
       const created = await this.jobs.insert(job, runner);
@@ -108,10 +123,17 @@ export class BatchJobsService {
         await runner.rollbackTransaction();
         return null;
       }
-      const refund = (job.totalRows - job.processedRows) * CREDIT_COST.batch_row;
+      const unprocessed = job.totalRows - job.processedRows;
+      const refund = unprocessed * CREDIT_COST.batch_row;
       if (refund > 0) {
         await applyLedgerMovements(runner, job.accountId, [
-          { delta: refund, reason: BATCH_REFUND_REASON, reference: job.id },
+          {
+            delta: refund,
+            reason: BATCH_REFUND_REASON,
+            reference: job.id,
+            keyId: job.keyId,
+            usage: { operation: 'batch_row', calls: -unprocessed },
+          },
         ]);
       }
       const failed = await this.jobs.markFailed(

@@ -121,3 +121,25 @@ export function forbiddenAddressReason(ip: string): ForbiddenReason | null {
   if (matches(bytes, SIX_TO_FOUR, 16)) return checkV4(bytes.subarray(2, 6));
   return null;
 }
+
+/**
+ * A host name as the resolver will treat it: lower case, without the trailing dots of the
+ * fully qualified form (`localhost.` is `localhost`). WHATWG URL parsing has already mapped
+ * IDN and full-width spellings to ASCII (punycode).
+ */
+export function normalizeHost(host: string): string {
+  return host.toLowerCase().replace(/\.+$/, '');
+}
+
+/**
+ * Why a webhook URL's host (a name or an IP literal, without brackets) must not be called,
+ * judged before any DNS lookup; null when only its resolved addresses can tell. The one
+ * decision used at job creation and again at delivery.
+ */
+export function forbiddenHostReason(host: string): ForbiddenReason | null {
+  const name = normalizeHost(host);
+  if (isIP(name) !== 0) return forbiddenAddressReason(name);
+  // RFC 6761 §6.3: such names always mean the loopback interface.
+  if (name === 'localhost' || name.endsWith('.localhost')) return 'loopback';
+  return null;
+}

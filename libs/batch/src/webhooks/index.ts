@@ -1,10 +1,11 @@
 export { forbiddenAddressReason, type ForbiddenReason } from './address.policy';
+// The signature scheme is part of the public contract (the client SDK verifies with it).
 export {
   WEBHOOK_SIGNATURE_HEADER,
   signWebhook,
   verifyWebhook,
   type WebhookVerdict,
-} from './webhook.signature';
+} from '@verity/contracts';
 export { bareHost, validateWebhookUrl } from './webhook.url';
 export {
   WebhookDeliveryError,
@@ -15,3 +16,8 @@ export {
   type WebhookResolver,
 } from './webhook.sender';
 export { WEBHOOK_BASE_DELAY_MS, WEBHOOK_MAX_DELAY_MS, webhookRetryDelayMs } from './webhook.retry';
+export {
+  WebhookDeliveries,
+  type WebhookAttempt,
+  type WebhookDeliveryView,
+} from './webhook-deliveries';

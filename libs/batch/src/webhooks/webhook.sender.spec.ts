@@ -2,8 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { verifyWebhook } from '@verity/contracts';
 import { deliverWebhook, WebhookDeliveryError, type WebhookResolver } from './webhook.sender';
-import { verifyWebhook } from './webhook.signature';
 
 const SECRET = 'whsec-test-0123456789';
 const BODY = JSON.stringify({ id: 'job_1', status: 'done', result_url: null });

@@ -3,8 +3,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { VerityError } from '@verity/common';
-import { forbiddenAddressReason } from './address.policy';
-import { WEBHOOK_SIGNATURE_HEADER, signWebhook } from './webhook.signature';
+import { WEBHOOK_SIGNATURE_HEADER, signWebhook } from '@verity/contracts';
+import { forbiddenAddressReason, forbiddenHostReason } from './address.policy';
 import { bareHost, validateWebhookUrl } from './webhook.url';
 
 /** Resolves a hostname to every address it has (injectable for tests). */
@@ -100,6 +100,14 @@ async function vetAddress(
   options: DeliverWebhookOptions,
   deadline: number,
 ): Promise<LookupAddress> {
+  const byName = options.allowPrivate ? null : forbiddenHostReason(host);
+  if (byName !== null) {
+    throw new WebhookDeliveryError(
+      'forbidden_target',
+      `webhook target ${host} is a ${byName} address`,
+      false,
+    );
+  }
   let addresses: readonly LookupAddress[];
   const family = isIP(host);
   if (family !== 0) {

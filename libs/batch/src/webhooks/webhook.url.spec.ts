@@ -45,6 +45,12 @@ describe('validateWebhookUrl', () => {
     refused('http://10.0.0.1/', false, /private/);
     refused('http://localhost:3000/', false, /loopback/);
     refused('http://api.localhost/', false, /loopback/);
+    // Spellings of the same names: trailing dots (FQDN form), case, full-width (IDN mapping).
+    refused('http://localhost./', false, /loopback/);
+    refused('http://a.localhost./', false, /loopback/);
+    refused('http://LocalHost../x', false, /loopback/);
+    refused('http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/', false, /loopback/);
+    refused('http://127.0.0.1./', false, /loopback/);
     assert.equal(validateWebhookUrl('http://127.0.0.1:3000/', true).hostname, '127.0.0.1');
     assert.equal(validateWebhookUrl('http://localhost/', true).hostname, 'localhost');
   });

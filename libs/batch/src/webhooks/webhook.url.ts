@@ -1,6 +1,5 @@
-import { isIP } from 'node:net';
 import { VerityError } from '@verity/common';
-import { forbiddenAddressReason } from './address.policy';
+import { forbiddenHostReason } from './address.policy';
 
 const MAX_URL_LENGTH = 2048;
 
@@ -36,13 +35,8 @@ export function validateWebhookUrl(url: string, allowPrivate: boolean): URL {
   const host = bareHost(parsed);
   if (host === '') throw fail('must have a host');
   if (!allowPrivate) {
-    if (isIP(host) !== 0) {
-      const reason = forbiddenAddressReason(host);
-      if (reason !== null) throw fail(`must not point to a ${reason} address`);
-    } else if (host === 'localhost' || host.endsWith('.localhost')) {
-      // RFC 6761 §6.3: such names always mean the loopback interface.
-      throw fail('must not point to a loopback address');
-    }
+    const reason = forbiddenHostReason(host);
+    if (reason !== null) throw fail(`must not point to a ${reason} address`);
   }
   return parsed;
 }

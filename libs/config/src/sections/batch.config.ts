@@ -53,7 +53,7 @@ export const batchSchema = z.object({
   BATCH_STALL_MS: envInt(300_000),
 });
 
-type BatchConfig = z.infer<typeof batchSchema> & { REDIS_URL?: string };
+type BatchConfig = z.infer<typeof batchSchema> & { REDIS_URL?: string; PUBLIC_URL?: string };
 
 /** Rules that depend on the chosen backends: a backend's settings are required only when it is chosen. */
 export function refineBatch(cfg: BatchConfig, ctx: z.RefinementCtx): void {
@@ -62,6 +62,9 @@ export function refineBatch(cfg: BatchConfig, ctx: z.RefinementCtx): void {
   };
   if (cfg.ROW_BUS === 'kafka') {
     need(cfg.KAFKA_BROKERS.length > 0, 'KAFKA_BROKERS', 'required when ROW_BUS=kafka');
+    // Behind a load balancer no local address is one clients can reach, and a request's Host
+    // header is the client's to choose: links need the configured public address.
+    need(cfg.PUBLIC_URL !== undefined, 'PUBLIC_URL', 'required when ROW_BUS=kafka');
   }
   if (cfg.JOB_QUEUE === 'bull') {
     need(cfg.REDIS_URL !== undefined, 'REDIS_URL', 'required when JOB_QUEUE=bull');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt, envList } from '../env-types';
+import { envDuration, envInt, envList } from '../env-types';
 
 /**
  * IP engine settings. Database paths default (when unset) to the npm-installed open data:
@@ -19,6 +19,12 @@ export const ipSchema = z.object({
   IP_DATA_MAX_AGE_HOURS: envInt(7 * 24),
   /** An MMDB built longer ago than this (metadata build epoch) is reported stale. */
   IP_DB_MAX_AGE_DAYS: envInt(365),
+  /**
+   * How often a running service downloads fresh open-data lists itself (what `verity data
+   * update` does), e.g. `1d`; `off` (the default) leaves refreshing to the operator, since
+   * the embedded default must not reach the internet unasked. At least one minute.
+   */
+  DATA_REFRESH_INTERVAL: envDuration('off', 60_000),
   /** How often a running engine checks the data files and swaps in changed ones; 0 = never. */
   IP_DATA_POLL_MS: envInt(60_000, 0),
   /** Tor Project bulk exit list (one IPv4 per line). */

@@ -24,6 +24,10 @@ export class ApiKeyEntity {
   @Column({ name: 'rotated_at', type: 'timestamptz', nullable: true })
   rotatedAt!: Date | null;
 
+  /** Flushed from memory about once a minute (KEY_LAST_USED_FLUSH_MS), not written per call. */
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
+
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
 }

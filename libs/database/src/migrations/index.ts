@@ -1,5 +1,10 @@
 import { AccountsKeysLedger1732262400000 } from './1732262400000-accounts-keys-ledger';
 import { BatchJobs1732348800000 } from './1732348800000-batch-jobs';
+import { ConsoleUsage1733000000000 } from './1733000000000-console-usage';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
-export const MIGRATIONS = [AccountsKeysLedger1732262400000, BatchJobs1732348800000];
+export const MIGRATIONS = [
+  AccountsKeysLedger1732262400000,
+  BatchJobs1732348800000,
+  ConsoleUsage1733000000000,
+];

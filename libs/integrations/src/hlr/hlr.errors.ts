@@ -19,7 +19,7 @@ export class HlrUnavailableError extends UpstreamUnavailableError {
     /** Internal detail for logs; the client sees only the generic message. */
     readonly detail: string,
   ) {
-    super('The HLR provider is temporarily unavailable');
+    super('The HLR provider is temporarily unavailable', 'hlr');
     this.name = 'HlrUnavailableError';
   }
 }

@@ -93,7 +93,7 @@ export class AsnCsvSource {
   /** Record for the address, or null. Throws UpstreamUnavailableError when nothing is loaded. */
   get(ip: ParsedIp): AsnRecord | null {
     const index = this.index;
-    if (index === null) throw new UpstreamUnavailableError('IP database is unavailable');
+    if (index === null) throw new UpstreamUnavailableError('IP database is unavailable', 'ip_data');
     return index.get(ip);
   }
 
@@ -112,6 +112,7 @@ export class AsnCsvSource {
       data_time: null,
       file_mtime: this.mtime?.toISOString() ?? null,
       age_seconds: f.age_seconds,
+      max_age_seconds: Math.round(this.maxAgeMs / 1000),
       error: this.error,
     };
   }

@@ -17,6 +17,8 @@ export interface DataSourceStatus {
   readonly data_time: string | null;
   readonly file_mtime: string | null;
   readonly age_seconds: number | null;
+  /** Expected cadence: older than this the source is `stale`. */
+  readonly max_age_seconds: number;
   readonly error: string | null;
 }
 

@@ -4,3 +4,9 @@ export { updateIpData, type IpDataUpdateOptions, type IpDataUpdateResult } from 
 export type { DataSourceStatus } from './data-source.status';
 export { resolveIpPaths, type IpDataPaths } from './ip-data.paths';
 export { geoFromRecord, asnFromRecord, anonymousFromRecord } from './ip-record.mapping';
+export {
+  DataRefreshScheduler,
+  warnStale,
+  type DataRefreshLog,
+  type DataRefreshOptions,
+} from './data-refresh.scheduler';

@@ -24,6 +24,8 @@ export interface IpEngineHandle {
   dataStatus(): DataSourceStatus[];
   /** Re-reads every database and list now (changed or not) and swaps them in. */
   reload(): Promise<void>;
+  /** Swaps in the files that changed on disk now, as the poller would on its next tick. */
+  refreshChanged(): Promise<void>;
   /** Stops the change poller. */
   close(): Promise<void>;
 }
@@ -116,6 +118,7 @@ export async function buildIpEngine(
       const now = Date.now();
       return [...dbs.map((d) => d.status(now)), ...lists.status(now)];
     },
+    refreshChanged: poll,
     reload: async () => {
       await Promise.all(dbs.map((d) => d.load()));
       await lists.loadAll();

@@ -9,7 +9,15 @@ export interface ListSource {
   /** Path relative to the data directory. */
   readonly file: string;
   readonly url: string;
+  /**
+   * Expected refresh cadence: older than this the list is `stale` (a warning in /readyz and
+   * the logs). Unset: IP_DATA_MAX_AGE_HOURS.
+   */
+  readonly maxAgeMs?: number;
 }
+
+/** The Tor Project rebuilds its exit list many times a day; a day-old list misses exits. */
+const TOR_CADENCE_MS = 86_400_000;
 
 /**
  * The lists in use. Licences: Tor Project bulk exit list (Tor Metrics data, CC0 1.0); X4BNet lists_vpn (MIT, bundled under
@@ -25,6 +33,7 @@ export function listSources(config: AppConfig): ListSource[] {
       format: 'lines',
       file: 'tor/torbulkexitlist.txt',
       url: config.IP_TOR_EXIT_URL,
+      maxAgeMs: TOR_CADENCE_MS,
     },
     {
       id: 'x4bnet-vpn-ipv4',

@@ -103,7 +103,8 @@ export class MmdbSource<T> {
   /** Mapped record for the address, or null. Throws UpstreamUnavailableError when nothing is loaded. */
   get(ip: ParsedIp): T | null {
     const readers = this.readers;
-    if (readers.length === 0) throw new UpstreamUnavailableError('IP database is unavailable');
+    if (readers.length === 0)
+      throw new UpstreamUnavailableError('IP database is unavailable', 'ip_data');
     for (let i = 0; i < readers.length; i++) {
       const r = readers[i];
       // An IPv4-only tree would misread the first 32 bits of an IPv6 address.
@@ -125,7 +126,7 @@ export class MmdbSource<T> {
       } catch (e) {
         // A corrupt tree or data section: the database cannot answer, which is a 503, not a 500.
         this.error = `lookup failed: ${e instanceof Error ? e.message : String(e)}`;
-        throw new UpstreamUnavailableError('IP database is unavailable');
+        throw new UpstreamUnavailableError('IP database is unavailable', 'ip_data');
       }
     }
     return null;
@@ -146,6 +147,7 @@ export class MmdbSource<T> {
       data_time: loaded ? (this.buildTime?.toISOString() ?? null) : null,
       file_mtime: this.mtime?.toISOString() ?? null,
       age_seconds: loaded ? f.age_seconds : null,
+      max_age_seconds: Math.round(this.maxAgeMs / 1000),
       error: this.error,
     };
   }

@@ -76,7 +76,8 @@ export class OpenDataLists implements IpListSet {
       const l = this.loaded.get(s.id);
       const inUse = l !== undefined && l.loadedAt !== null;
       const mtime = l !== undefined && l.mtimeMs !== null ? new Date(l.mtimeMs) : null;
-      const f = freshness(mtime, this.maxAgeMs, now);
+      const maxAgeMs = s.maxAgeMs ?? this.maxAgeMs;
+      const f = freshness(mtime, maxAgeMs, now);
       return {
         id: s.id,
         kind: s.kind,
@@ -94,6 +95,7 @@ export class OpenDataLists implements IpListSet {
         data_time: mtime?.toISOString() ?? null,
         file_mtime: mtime?.toISOString() ?? null,
         age_seconds: f.age_seconds,
+        max_age_seconds: Math.round(maxAgeMs / 1000),
         error: l?.error ?? null,
       };
     });

@@ -10,7 +10,7 @@ import {
   type PhoneNumberType as JsType,
 } from 'libphonenumber-js/max';
 import type { LineType } from '@verity/contracts';
-import { createPhoneEngine } from '@verity/validation';
+import { createPhoneEngine, type PhoneRequest } from '@verity/validation';
 import { CarrierTable } from './carrier-table';
 
 // The line_type table of docs/models/phone.md, written out again here on purpose: the test
@@ -68,15 +68,54 @@ function expected(c: Case): LineType {
   return DOCUMENTED[c.type];
 }
 
-async function check(cases: Case[]): Promise<{ ok: number; failures: string[] }> {
+/** The same number typed with an East Asian input method: U+FF01..U+FF5E for ASCII. */
+function fullWidth(text: string): string {
+  return text.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
+}
+
+/**
+ * The national form with its last digits spelt as keypad letters (2 → A, 3 → D, ...), the way
+ * vanity numbers are advertised; null when fewer than three of them have letters (0, 1).
+ */
+function vanity(national: string): string | null {
+  const first: Record<string, string> = {
+    2: 'A',
+    3: 'D',
+    4: 'G',
+    5: 'J',
+    6: 'M',
+    7: 'P',
+    8: 'T',
+    9: 'W',
+  };
+  let spelt = 0;
+  const out = [...national];
+  for (let i = out.length - 1; i >= 0 && spelt < 4; i--) {
+    if (first[out[i]] !== undefined) {
+      out[i] = first[out[i]];
+      spelt++;
+    }
+  }
+  return spelt >= 3 ? out.join('') : null;
+}
+
+async function check(cases: Case[]): Promise<{ ok: number; checks: number; failures: string[] }> {
   let ok = 0;
+  let checks = 0;
   const failures: string[] = [];
   for (const c of cases) {
     const want = expected(c);
-    for (const [form, req] of [
+    const spelt = vanity(c.national);
+    const forms: [string, PhoneRequest][] = [
       ['e164', { phone: c.e164 }],
       ['national+hint', { phone: c.national, country_hint: c.region }],
-    ] as const) {
+      ['full-width e164', { phone: fullWidth(c.e164) }],
+      ['full-width national+hint', { phone: fullWidth(c.national), country_hint: c.region }],
+    ];
+    if (spelt !== null)
+      forms.push(['vanity national+hint', { phone: spelt, country_hint: c.region }]);
+    for (const [form, req] of forms) {
+      checks++;
       const r = await engine.validate(req);
       // Regions sharing a calling code (IM/GB, CC/AU, AX/FI, VA/IT ...) resolve to the
       // region libphonenumber picks for the range; the rest must come back as themselves.
@@ -90,7 +129,7 @@ async function check(cases: Case[]): Promise<{ ok: number; failures: string[] }>
         );
     }
   }
-  return { ok, failures };
+  return { ok, checks, failures };
 }
 
 describe('phone line_type accuracy over every region', () => {
@@ -106,9 +145,9 @@ describe('phone line_type accuracy over every region', () => {
         national,
       });
     }
-    const { ok, failures } = await check(cases);
+    const { ok, checks, failures } = await check(cases);
     console.log(
-      `mobile examples (libphonenumber-js): ${cases.length} numbers, ${ok}/${cases.length * 2} checks ok`,
+      `mobile examples (libphonenumber-js): ${cases.length} numbers, ${ok}/${checks} checks ok (e164, national, full-width, vanity)`,
     );
     assert.deepEqual(failures, []);
     assert.ok(cases.length > 230);
@@ -132,12 +171,12 @@ describe('phone line_type accuracy over every region', () => {
         else cases.push(c);
       }
     }
-    const { ok, failures } = await check(cases);
+    const { ok, checks, failures } = await check(cases);
     const byType = new Map<string, number>();
     for (const c of cases) byType.set(c.type, (byType.get(c.type) ?? 0) + 1);
     console.log(
       `typed examples (google-libphonenumber): ${cases.length} numbers over ${getCountries().length} regions, ` +
-        `${ok}/${cases.length * 2} checks ok; ${skewed.length} skipped for metadata skew; ` +
+        `${ok}/${checks} checks ok; ${skewed.length} skipped for metadata skew; ` +
         JSON.stringify(Object.fromEntries(byType)),
     );
     assert.deepEqual(failures, []);

@@ -2,19 +2,25 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import {
   BATCH_JOB_STATUSES,
   BATCH_ROW_TYPES,
+  CREDIT_LEDGER_MOVEMENTS,
   CREDIT_OPERATIONS,
   DNS_CACHE_RESULTS,
   DNS_OUTCOMES,
   HLR_OUTCOMES,
   REJECTION_REASONS,
+  UNAVAILABLE_DEPENDENCIES,
+  WEBHOOK_OUTCOMES,
   type BatchJobStatus,
   type BatchRowType,
+  type CreditLedgerMovement,
   type CreditOperation,
   type DnsCacheResult,
   type DnsOutcome,
   type HlrOutcome,
   type HttpLabels,
   type RejectionReason,
+  type UnavailableDependency,
+  type WebhookOutcome,
 } from './metric-labels';
 import {
   CHUNK_DURATION_BUCKETS,
@@ -23,7 +29,17 @@ import {
   metricDefinition,
   type MetricName,
 } from './metric-catalogue';
-import { readSource, type DataAgeSource, type LagSource } from './metric-sources';
+import {
+  readSource,
+  type ConsumerLag,
+  type DataAgeSource,
+  type DataSourceAge,
+  type JobIdle,
+  type JobIdleSource,
+  type LagSource,
+  type ReadinessResult,
+  type ReadinessSource,
+} from './metric-sources';
 
 /** A counter whose labels are checked by type, so only bounded values reach it. */
 export interface LabelledCounter<L> {
@@ -68,12 +84,20 @@ export interface VerityMetrics {
   readonly dnsQueries: LabelledCounter<{ outcome: DnsOutcome }>;
   readonly dnsCacheLookups: LabelledCounter<{ result: DnsCacheResult }>;
   readonly hlrRequests: LabelledCounter<{ outcome: HlrOutcome }>;
+  readonly upstreamUnavailable: LabelledCounter<{ dependency: UnavailableDependency }>;
+  readonly chunksDeadLettered: LabelledCounter<{ type: BatchRowType }>;
+  readonly webhookDeliveries: LabelledCounter<{ outcome: WebhookOutcome }>;
+  readonly creditLedgerErrors: LabelledCounter<{ movement: CreditLedgerMovement }>;
   /** Counts one answered HTTP request and observes its latency in seconds. */
   recordHttpRequest(labels: HttpLabels, seconds: number): void;
   /** Sets (or clears) the scrape-time reader of `verity_kafka_consumer_lag`. */
   setLagSource(source: LagSource | undefined): void;
   /** Sets (or clears) the scrape-time reader of `verity_data_source_age_seconds`. */
   setDataAgeSource(source: DataAgeSource | undefined): void;
+  /** Sets (or clears) the scrape-time reader of `verity_readiness_check`. */
+  setReadinessSource(source: ReadinessSource | undefined): void;
+  /** Sets (or clears) the scrape-time reader of `verity_batch_job_idle_seconds`. */
+  setJobIdleSource(source: JobIdleSource | undefined): void;
 }
 
 // One catalogue per registry: `verity start` runs api, ingest and scorer in one process and
@@ -118,6 +142,36 @@ function zero<K extends string, V extends string>(
   }
 }
 
+/**
+ * A gauge filled at scrape time from whatever source is set, reset first: a series that
+ * disappeared (or a failed read) must not keep reporting its last value.
+ */
+function sourcedGauge<L extends string, R>(
+  registry: Registry,
+  name: MetricName,
+  read: (source: () => Promise<readonly R[]> | readonly R[]) => Promise<readonly R[] | undefined>,
+  set: (gauge: Gauge<L>, row: R) => void,
+): { set(source: (() => Promise<readonly R[]> | readonly R[]) | undefined): void } {
+  const def = metricDefinition(name);
+  let source: (() => Promise<readonly R[]> | readonly R[]) | undefined;
+  const gauge: Gauge<L> = new Gauge<L>({
+    name,
+    help: def.help,
+    labelNames: def.labels as readonly L[],
+    registers: [registry],
+    collect: async () => {
+      gauge.reset();
+      if (source === undefined) return;
+      for (const row of (await read(source)) ?? []) set(gauge, row);
+    },
+  });
+  return {
+    set(next) {
+      source = next;
+    },
+  };
+}
+
 /** Registers the Verity metrics catalogue in a registry (once per registry) and returns typed handles. */
 export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
   const registry = opts.registry ?? new Registry();
@@ -160,35 +214,43 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
   const hlrRequests = counter<'outcome'>(registry, 'verity_hlr_requests_total');
   zero(hlrRequests, 'outcome', HLR_OUTCOMES);
 
-  let lagSource: LagSource | undefined;
-  const lag: Gauge<'group' | 'topic'> = new Gauge<'group' | 'topic'>({
-    name: 'verity_kafka_consumer_lag',
-    help: metricDefinition('verity_kafka_consumer_lag').help,
-    labelNames: ['group', 'topic'],
-    registers: [registry],
-    // Reset first: a group or topic that disappeared (or a failed read) must not keep
-    // reporting its last value.
-    collect: async () => {
-      lag.reset();
-      if (lagSource === undefined) return;
-      const rows = await readSource(lagSource, timeoutMs);
-      for (const row of rows ?? []) lag.set({ group: row.group, topic: row.topic }, row.lag);
-    },
-  });
+  const upstreamUnavailable = counter<'dependency'>(registry, 'verity_upstream_unavailable_total');
+  zero(upstreamUnavailable, 'dependency', UNAVAILABLE_DEPENDENCIES);
+  const chunksDeadLettered = counter<'type'>(registry, 'verity_batch_chunks_dead_lettered_total');
+  zero(chunksDeadLettered, 'type', BATCH_ROW_TYPES);
+  const webhookDeliveries = counter<'outcome'>(registry, 'verity_webhook_deliveries_total');
+  zero(webhookDeliveries, 'outcome', WEBHOOK_OUTCOMES);
+  const creditLedgerErrors = counter<'movement'>(registry, 'verity_credit_ledger_errors_total');
+  zero(creditLedgerErrors, 'movement', CREDIT_LEDGER_MOVEMENTS);
 
-  let ageSource: DataAgeSource | undefined;
-  const age: Gauge<'source'> = new Gauge<'source'>({
-    name: 'verity_data_source_age_seconds',
-    help: metricDefinition('verity_data_source_age_seconds').help,
-    labelNames: ['source'],
-    registers: [registry],
-    collect: async () => {
-      age.reset();
-      if (ageSource === undefined) return;
-      const rows = await readSource(ageSource, timeoutMs);
-      for (const row of rows ?? []) age.set({ source: row.source }, row.ageSeconds);
-    },
-  });
+  const deadline = <R>(source: () => Promise<readonly R[]> | readonly R[]) =>
+    readSource(source, timeoutMs);
+  const lag = sourcedGauge<'group' | 'topic', ConsumerLag>(
+    registry,
+    'verity_kafka_consumer_lag',
+    deadline,
+    (g, row) => g.set({ group: row.group, topic: row.topic }, row.lag),
+  );
+  const age = sourcedGauge<'source', DataSourceAge>(
+    registry,
+    'verity_data_source_age_seconds',
+    deadline,
+    (g, row) => g.set({ source: row.source }, row.ageSeconds),
+  );
+  // Readiness checks carry their own deadline (a hung one reports failing), so the reader
+  // waits a little longer than the usual deadline: a failing check must show as 0, not vanish.
+  const readiness = sourcedGauge<'check', ReadinessResult>(
+    registry,
+    'verity_readiness_check',
+    (source) => readSource(source, timeoutMs + 1_000),
+    (g, row) => g.set({ check: row.check }, row.ok ? 1 : 0),
+  );
+  const idle = sourcedGauge<'status', JobIdle>(
+    registry,
+    'verity_batch_job_idle_seconds',
+    deadline,
+    (g, row) => g.set({ status: row.status }, row.idleSeconds),
+  );
 
   if (opts.defaults === true) collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
 
@@ -205,16 +267,18 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     dnsQueries,
     dnsCacheLookups,
     hlrRequests,
+    upstreamUnavailable,
+    chunksDeadLettered,
+    webhookDeliveries,
+    creditLedgerErrors,
     recordHttpRequest(labels, seconds) {
       httpRequests.inc(labels);
       httpRequestDuration.observe(labels, seconds);
     },
-    setLagSource(source) {
-      lagSource = source;
-    },
-    setDataAgeSource(source) {
-      ageSource = source;
-    },
+    setLagSource: (source) => lag.set(source),
+    setDataAgeSource: (source) => age.set(source),
+    setReadinessSource: (source) => readiness.set(source),
+    setJobIdleSource: (source) => idle.set(source),
   };
   created.set(registry, metrics);
   return metrics;

@@ -106,6 +106,42 @@ export const METRIC_CATALOGUE = [
     help: 'Age of each loaded data set (disposable domains, MMDB, operator lists) in seconds.',
     labels: ['source'],
   },
+  {
+    name: 'verity_readiness_check',
+    type: 'gauge',
+    help: 'Readiness check result at scrape time, by check (database, row_bus, job_queue, blob_store, ...): 1 passing, 0 failing.',
+    labels: ['check'],
+  },
+  {
+    name: 'verity_upstream_unavailable_total',
+    type: 'counter',
+    help: 'Requests answered 503 because a dependency could not answer, by dependency.',
+    labels: ['dependency'],
+  },
+  {
+    name: 'verity_batch_job_idle_seconds',
+    type: 'gauge',
+    help: 'Longest time an unfinished job has gone without a scored chunk (since creation if none), by status; 0 when no job has the status.',
+    labels: ['status'],
+  },
+  {
+    name: 'verity_batch_chunks_dead_lettered_total',
+    type: 'counter',
+    help: 'Chunks given up after BATCH_CHUNK_MAX_ATTEMPTS failures (their job fails and is refunded), by row type.',
+    labels: ['type'],
+  },
+  {
+    name: 'verity_webhook_deliveries_total',
+    type: 'counter',
+    help: 'End-of-job webhook delivery attempts, by outcome.',
+    labels: ['outcome'],
+  },
+  {
+    name: 'verity_credit_ledger_errors_total',
+    type: 'counter',
+    help: 'Credit ledger transactions that failed (not refusals for lack of credits), by movement.',
+    labels: ['movement'],
+  },
 ] as const satisfies readonly MetricDefinition[];
 
 /** A Verity application metric name. */

@@ -57,6 +57,33 @@ export const HLR_OUTCOMES = [
 /** An HLR request outcome. */
 export type HlrOutcome = (typeof HLR_OUTCOMES)[number];
 
+/**
+ * Dependencies a 503 is counted against: the HLR provider, the IP databases, or `other` for a
+ * 503 whose error names none.
+ */
+export const UNAVAILABLE_DEPENDENCIES = ['hlr', 'ip_data', 'other'] as const;
+/** A dependency behind a 503. */
+export type UnavailableDependency = (typeof UNAVAILABLE_DEPENDENCIES)[number];
+
+/**
+ * How webhook delivery went: per attempt `delivered`, `failed` (retried with backoff unless it
+ * was the last) or `refused` (a URL the address policy rejects, never retried); and once per
+ * webhook given up after its last failed attempt, `abandoned`.
+ */
+export const WEBHOOK_OUTCOMES = ['delivered', 'failed', 'abandoned', 'refused'] as const;
+/** A webhook delivery outcome. */
+export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
+
+/** Credit ledger movements whose transaction can fail: a debit before work, a refund after failed work. */
+export const CREDIT_LEDGER_MOVEMENTS = ['debit', 'refund'] as const;
+/** A credit ledger movement. */
+export type CreditLedgerMovement = (typeof CREDIT_LEDGER_MOVEMENTS)[number];
+
+/** Unfinished batch job statuses (`verity_batch_job_idle_seconds`). */
+export const UNFINISHED_JOB_STATUSES = ['queued', 'processing'] as const;
+/** An unfinished batch job status. */
+export type UnfinishedJobStatus = (typeof UNFINISHED_JOB_STATUSES)[number];
+
 /** Labels of the HTTP metrics. `route` is the route template, never the raw URL. */
 export interface HttpLabels {
   method: string;

@@ -1,3 +1,5 @@
+import type { UnfinishedJobStatus } from './metric-labels';
+
 /** Lag of one consumer group on one topic, summed over partitions. */
 export interface ConsumerLag {
   readonly group: string;
@@ -16,6 +18,27 @@ export interface DataSourceAge {
 
 /** Reads data-set ages at scrape time; the engines that load data sets provide it. */
 export type DataAgeSource = () => Promise<readonly DataSourceAge[]> | readonly DataSourceAge[];
+
+/** One readiness check's result, as /readyz computes it. */
+export interface ReadinessResult {
+  readonly check: string;
+  readonly ok: boolean;
+}
+
+/**
+ * Runs the readiness checks at scrape time (the health registry provides it). It must settle
+ * on its own: each check has its own deadline, and a failing check is a 0, never a missing series.
+ */
+export type ReadinessSource = () => Promise<readonly ReadinessResult[]>;
+
+/** Longest idle time of the unfinished jobs of one status. */
+export interface JobIdle {
+  readonly status: UnfinishedJobStatus;
+  readonly idleSeconds: number;
+}
+
+/** Reads batch job idle times at scrape time (ingest provides it from the database). */
+export type JobIdleSource = () => Promise<readonly JobIdle[]>;
 
 /**
  * Runs a scrape-time source with a deadline. A failing or hanging source yields `undefined`

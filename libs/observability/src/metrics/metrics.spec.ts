@@ -146,6 +146,37 @@ describe('metrics catalogue', () => {
     );
   });
 
+  it('reads readiness per check and batch job idle times at scrape time', async () => {
+    const m = createMetrics();
+    let redisUp = true;
+    m.setReadinessSource(() =>
+      Promise.resolve([
+        { check: 'database', ok: true },
+        { check: 'job_queue', ok: redisUp },
+      ]),
+    );
+    m.setJobIdleSource(() => Promise.resolve([{ status: 'processing', idleSeconds: 720 }]));
+    assert.equal(
+      await sampleValue(m.registry, 'verity_readiness_check', { check: 'job_queue' }),
+      1,
+    );
+    redisUp = false;
+    assert.equal(
+      await sampleValue(m.registry, 'verity_readiness_check', { check: 'job_queue' }),
+      0,
+    );
+    assert.equal(await sampleValue(m.registry, 'verity_readiness_check', { check: 'database' }), 1);
+    assert.equal(
+      await sampleValue(m.registry, 'verity_batch_job_idle_seconds', { status: 'processing' }),
+      720,
+    );
+    m.setJobIdleSource(undefined);
+    assert.equal(
+      await sampleValue(m.registry, 'verity_batch_job_idle_seconds', { status: 'processing' }),
+      undefined,
+    );
+  });
+
   it('keeps the scrape alive when a source fails or hangs', async () => {
     const m = createMetrics({ sourceTimeoutMs: 20 });
     m.setLagSource(() => Promise.reject(new Error('broker down')));

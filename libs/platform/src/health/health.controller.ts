@@ -21,6 +21,10 @@ export class HealthController implements OnModuleInit {
       await this.db.query('SELECT 1');
       return { ok: true };
     });
+    // The same checks as /readyz, per check at scrape time: alerts name the failing dependency.
+    this.metrics?.setReadinessSource(async () =>
+      Object.entries((await this.health.run()).checks).map(([check, r]) => ({ check, ok: r.ok })),
+    );
   }
 
   @Get('healthz')

@@ -1,6 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from '@verity/config';
+import { serializeError } from './error-serializer';
+import { terminalStream, writesText } from './terminal.format';
 
 /**
  * Secrets never reach a log line: API keys, admin tokens, download signatures and webhook
@@ -26,29 +28,55 @@ export const REDACTED_PATHS = [
   '*.webhookSecret',
 ];
 
+/** Level, redaction and serializers of every Verity logger (tests build one on a memory stream). */
+export function loggerOptions(
+  config: Pick<AppConfig, 'LOG_LEVEL'>,
+  name: string,
+): pino.LoggerOptions {
+  return {
+    name,
+    level: config.LOG_LEVEL,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
+    base: { service: name },
+  };
+}
+
 /**
- * The process's pino logger: JSON lines on stdout, level from LOG_LEVEL. Lines are written in
- * 4 KiB batches rather than one write(2) each (the access log is ~10% of a busy API's CPU
- * otherwise); pino flushes the buffer when the process exits.
+ * The process's pino logger on stdout, level from LOG_LEVEL: JSON lines, or readable lines
+ * for a person at a terminal (LOG_FORMAT). JSON lines are written in 4 KiB batches rather than
+ * one write(2) each (the access log is ~10% of a busy API's CPU otherwise); pino flushes the
+ * buffer when the process exits.
  */
-export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'>, name: string): Logger {
+export function createLogger(
+  config: Pick<AppConfig, 'LOG_LEVEL'> & Partial<Pick<AppConfig, 'LOG_FORMAT'>>,
+  name: string,
+): Logger {
   return pino(
-    {
-      name,
-      level: config.LOG_LEVEL,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      base: { service: name },
-    },
-    pino.destination({ dest: 1, minLength: 4096, sync: false }),
+    loggerOptions(config, name),
+    writesText(config.LOG_FORMAT ?? 'auto')
+      ? terminalStream()
+      : pino.destination({ dest: 1, minLength: 4096, sync: false }),
   );
 }
+
+/** Nest's start-up chatter (each module, route and controller): debug, not the first screen. */
+const FRAMEWORK_CONTEXTS = new Set([
+  'NestFactory',
+  'NestApplication',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+]);
 
 /** Routes Nest's framework logs into pino. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string): void {
-    this.logger.info({ context }, String(message));
+    if (context !== undefined && FRAMEWORK_CONTEXTS.has(context))
+      this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.logger.error({ context, trace }, String(message));

@@ -9,6 +9,8 @@ import { openDatabase, startEmbeddedPostgres } from '@verity/database';
 export interface DatabaseRuntime {
   dataSource: DataSource;
   embedded: boolean;
+  /** Where the data lives, for people: the embedded data directory, or the server's host/db. */
+  location: string;
   close(): Promise<void>;
 }
 
@@ -17,20 +19,30 @@ const urlFile = (home: string) => join(resolve(home), 'postgres.url');
 
 async function external(url: string, poolSize: number): Promise<DatabaseRuntime> {
   const dataSource = await openDatabase(url, poolSize);
-  return { dataSource, embedded: false, close: () => dataSource.destroy() };
+  const { host, pathname } = new URL(url);
+  return {
+    dataSource,
+    embedded: false,
+    location: `PostgreSQL at ${host}${pathname}`,
+    close: () => dataSource.destroy(),
+  };
 }
 
 /**
  * Opens the database named by DATABASE_URL, or else the embedded one under VERITY_HOME:
- * the one a running `verity start` published, or a server started here. Migrations run
- * either way.
+ * the one a running `verity start` published (unless `joinRunning` is false: `verity start`
+ * holds the data directory's lock, so a published URL can only be a dead run's), or a server
+ * started here. Migrations run either way.
  */
 export async function openDatabaseRuntime(
   config: AppConfig,
   logger: Logger,
+  options: { joinRunning: boolean } = { joinRunning: true },
 ): Promise<DatabaseRuntime> {
   if (config.DATABASE_URL) return external(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const published = await readFile(urlFile(config.VERITY_HOME), 'utf8').catch(() => null);
+  const published = options.joinRunning
+    ? await readFile(urlFile(config.VERITY_HOME), 'utf8').catch(() => null)
+    : null;
   if (published) {
     const running = await external(published.trim(), config.DATABASE_POOL_SIZE).catch(() => null);
     if (running) return running;
@@ -43,6 +55,7 @@ export async function openDatabaseRuntime(
     return {
       dataSource,
       embedded: true,
+      location: `embedded PostgreSQL in ${server.dataDir}`,
       async close() {
         await rm(urlFile(config.VERITY_HOME), { force: true });
         await dataSource.destroy();

@@ -3,6 +3,9 @@ import {
   buildEmailEngine,
   buildIpEngine,
   buildPhoneEngine,
+  DataRefreshScheduler,
+  warnStale,
+  type DataRefreshLog,
   type HlrCallOutcome,
   type IpEngineHandle,
 } from '@verity/integrations';
@@ -39,10 +42,14 @@ function hlrOutcomeLabel(outcome: HlrCallOutcome): HlrOutcome {
   }
 }
 
-/** Builds the email, phone and IP engines from configuration and wires their events to metrics. */
+/**
+ * Builds the email, phone and IP engines from configuration, wires their events to metrics,
+ * and starts the open-data refresh when DATA_REFRESH_INTERVAL is set.
+ */
 export async function buildEngines(
   config: AppConfig,
   metrics: VerityMetrics | null,
+  log: DataRefreshLog,
 ): Promise<EnginesRuntime> {
   const email = buildEmailEngine(
     config,
@@ -67,6 +74,12 @@ export async function buildEngines(
       .filter((s) => s.age_seconds !== null)
       .map((s) => ({ source: s.id, ageSeconds: s.age_seconds! })),
   );
+  const refresh =
+    config.DATA_REFRESH_INTERVAL > 0
+      ? new DataRefreshScheduler(config, ipData, { intervalMs: config.DATA_REFRESH_INTERVAL, log })
+      : null;
+  if (refresh === null) warnStale(ipData.dataStatus(), log);
+  else refresh.start();
   return {
     engines: { email: email.engine, phone: phone.engine, ip: ipData.engine },
     ipData,
@@ -79,12 +92,17 @@ export async function buildEngines(
         required: s.required,
         entries: s.entries,
         age_seconds: s.age_seconds,
+        max_age_seconds: s.max_age_seconds,
+        ...(s.status === 'stale'
+          ? { warning: `older than its expected cadence of ${s.max_age_seconds} s` }
+          : {}),
         ...(s.error ? { error: s.error } : {}),
       }));
       return Promise.resolve({ ok, detail });
     },
     async close() {
       phone.close();
+      await refresh?.close();
       await Promise.all([email.close(), ipData.close()]);
     },
   };

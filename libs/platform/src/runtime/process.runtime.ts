@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { StartupError } from '@verity/common';
 import { ConfigError, loadConfig, type AppConfig } from '@verity/config';
 import { createMetrics, type VerityMetrics } from '@verity/observability';
 import type { CoreResources } from '../core.module';
@@ -27,12 +28,14 @@ export interface ProcessRuntime {
 export async function openProcessRuntime(
   config: AppConfig,
   name: string,
-  options: { engines: boolean },
+  options: { engines: boolean; joinRunningDatabase?: boolean },
 ): Promise<ProcessRuntime> {
   const logger = createLogger(config, name);
-  const database = await openDatabaseRuntime(config, logger);
+  const database = await openDatabaseRuntime(config, logger, {
+    joinRunning: options.joinRunningDatabase ?? true,
+  });
   const metrics = config.METRICS_ENABLED ? createMetrics({ defaults: true }) : null;
-  const engines = options.engines ? await buildEngines(config, metrics) : null;
+  const engines = options.engines ? await buildEngines(config, metrics, logger) : null;
   return {
     config,
     logger,
@@ -65,12 +68,13 @@ export function closeOnSignal(runtime: ProcessRuntime, app: INestApplicationCont
 
 /**
  * Runs a deployable's main: loads the configuration once, and turns a failure to boot into a
- * message on stderr (naming the variable for configuration errors) and exit code 1.
+ * message on stderr (one sentence for configuration and start-up errors, else the stack) and
+ * exit code 1.
  */
 export function runMain(name: string, main: (config: AppConfig) => Promise<void>): void {
   const fail = (error: unknown) => {
     process.stderr.write(
-      error instanceof ConfigError
+      error instanceof ConfigError || error instanceof StartupError
         ? `${name}: ${error.message}\n`
         : `${name}: ${error instanceof Error ? error.stack : String(error)}\n`,
     );

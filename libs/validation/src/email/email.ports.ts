@@ -47,5 +47,7 @@ export interface SmtpProbe {
 export interface EmailLists {
   isDisposable(domain: string): boolean;
   isFreeProvider(domain: string): boolean;
+  /** A real mail domain (curated provider or disposable): the typo model never corrects it. */
+  isKnownMailDomain(domain: string): boolean;
   isRoleAccount(local: string): boolean;
 }

@@ -126,6 +126,61 @@ describe('parseEmail policy', () => {
     assert.equal(parseEmail('a\ud800@example.com'), null);
   });
 
+  it('checks domains against IDNA2008, not just UTS-46 mapping', () => {
+    // © and emoji map under UTS-46 (node's domainToASCII accepts them) but are DISALLOWED
+    // by RFC 5892's derived property.
+    for (const input of [
+      'username@domain.com©',
+      'a@😀.com',
+      'a@xn--ls8h.la', // the A-label of 💩.la
+      'a@i❤.ws',
+      'a@exa\u00a0mple.com',
+      'a@exam\u200bple.com',
+    ]) {
+      assert.equal(parseEmail(input), null, input);
+    }
+    assert.equal(parseEmail('a@ＢÜCHER.DE')?.domain, 'xn--bcher-kva.de');
+    assert.equal(parseEmail('a@straße.de')?.domain, 'xn--strae-oqa.de'); // non-transitional
+  });
+
+  it('normalises the local part to NFC before counting its octets', () => {
+    assert.equal(parseEmail('jos\u0065\u0301@example.com')?.local, 'jos\u00e9');
+    // U+0958 is 3 octets but composes to 6 under NFC (a composition exclusion): 21 of them
+    // are 63 octets as typed and 126 once normalised.
+    assert.equal(parseEmail(`${'\u0958'.repeat(21)}@example.com`), null);
+    const label = 'a'.repeat(63);
+    const domain = `${label}.${label}.${label}.${'b'.repeat(59)}`; // 251 octets
+    assert.notEqual(parseEmail(`\u212b@${domain}`), null); // Å sign 3 octets → Å 2: 254
+    assert.equal(parseEmail(`x\u0958@${domain}`), null); // 255 typed-equivalent → 258
+  });
+
+  it('refuses local-part characters that hide spoofing, with their classes', () => {
+    const refused: Record<string, string> = {
+      nbsp: '\u00a0',
+      'en quad': '\u2000',
+      'hair space': '\u200a',
+      'line separator': '\u2028',
+      'paragraph separator': '\u2029',
+      'zero width space': '\u200b',
+      'right-to-left mark': '\u200f',
+      'right-to-left override': '\u202e',
+      'pop directional isolate': '\u2069',
+      'private use': '\ue000',
+      'supplementary private use': '\udb80\udc00',
+      unassigned: '\u0378',
+      noncharacter: '\ufdd0',
+      'noncharacter U+FFFF': '\uffff',
+    };
+    for (const [what, ch] of Object.entries(refused)) {
+      assert.equal(parseEmail(`ab${ch}cd@example.com`), null, what);
+      assert.equal(parseEmail(`"ab${ch}cd"@example.com`), null, `quoted ${what}`);
+    }
+    assert.equal(parseEmail('\u0301abc@example.com'), null, 'leading combining mark');
+    assert.equal(parseEmail('abc.\u0301d@example.com'), null, 'combining mark after a dot');
+    assert.equal(parseEmail('"\u0301abc"@example.com'), null, 'quoted leading combining mark');
+    assert.equal(parseEmail('ab\u0301c@example.com')?.local, 'ab\u0301c'); // attached to b
+  });
+
   it('enforces the 254-octet path limit', () => {
     const label = 'a'.repeat(63);
     const domain = `${label}.${label}.${label}.${'b'.repeat(57)}`; // 249 octets

@@ -1,8 +1,11 @@
-import { domainToASCII } from 'node:url';
+import { idnHostname } from 'idn-hostname';
 
 /** A mailbox that passed the syntax policy, with its domain in ASCII (punycode) lower case. */
 export interface ParsedEmail {
-  /** Local part exactly as given (case is significant to the receiving host, RFC 5321 §2.4). */
+  /**
+   * Local part as given, in Unicode NFC (RFC 6532 §3.1); case is kept, it is significant to
+   * the receiving host (RFC 5321 §2.4).
+   */
   local: string;
   /** Domain as an A-label string, lower case, no trailing dot. */
   domain: string;
@@ -121,11 +124,19 @@ function checkLdhDomain(domain: string): boolean {
   return true;
 }
 
+// Code points no mailbox name uses and that hide spoofing (docs/models/email.md, "Local part
+// characters"): Unicode whitespace, controls, format and bidi controls, private use,
+// unassigned code points and noncharacters (both General_Category Cn), lone surrogates.
+const HIDDEN_NON_ASCII = /(?=\P{ASCII})[\p{White_Space}\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}]/u;
+// A combining mark at the start of an atom would attach to the "@", the quote or the dot.
+const LEADING_MARK = /(?:^"?|\.)\p{M}/u;
+
 /**
- * Turns the domain as typed into a lower-case A-label domain, or null. Non-ASCII domains
- * are mapped with UTS-46 (node's url.domainToASCII); ASCII ones keep a fast path and go
- * through UTS-46 only to validate existing `xn--` labels. Characters that the URL host
- * parser would silently rewrite or cut at ('%', '/', '\\', ...) are refused beforehand.
+ * Turns the domain as typed into a lower-case A-label domain, or null. Non-ASCII domains and
+ * `xn--` labels go through IDNA2008 (RFC 5890–5893) with UTS-46 non-transitional mapping
+ * (`idn-hostname`), which refuses what IDNA2008 disallows (symbols such as ©, emoji) where
+ * node's URL mapping would accept anything it can map; ASCII domains keep a fast path.
+ * Characters that are never part of a hostname ('%', '/', '\\', '_', ...) are refused first.
  */
 function toAsciiDomain(raw: string): string | null {
   const n = raw.length;
@@ -148,29 +159,51 @@ function toAsciiDomain(raw: string): string | null {
       return null;
     }
   }
+  // UTS-46 silently drops or maps some of these (U+200B, U+00AD, NBSP): refuse them as typed,
+  // or the address checked is not the one the user sees.
+  if (!ascii && HIDDEN_NON_ASCII.test(raw)) return null;
   let domain = upper && ascii ? raw.toLowerCase() : raw;
   if (!ascii || domain.includes('xn--')) {
-    domain = domainToASCII(domain);
-    if (domain === '') return null;
+    try {
+      domain = idnHostname(domain);
+    } catch {
+      return null;
+    }
   }
   return checkLdhDomain(domain) ? domain : null;
+}
+
+/** True when a non-ASCII local part holds a character the policy refuses. */
+function hasHiddenCharacter(local: string): boolean {
+  return HIDDEN_NON_ASCII.test(local) || LEADING_MARK.test(local);
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
 }
 
 /**
  * Parses a mailbox under Verity's syntax policy (docs/models/email.md): RFC 5321 Mailbox with
  * a dot-string or quoted-string local part (RFC 6531 UTF-8 allowed), a hostname domain
- * (IDNs via UTS-46); no comments or folding whitespace; address literals are refused.
+ * (IDNs via IDNA2008 with UTS-46 mapping); no comments or folding whitespace; address literals are refused.
  */
 export function parseEmail(input: string): ParsedEmail | null {
   if (input.length < 3 || input.length > MAX_INPUT_CHARS) return null;
   // The domain cannot contain "@", so the last one separates even a quoted local part.
   const at = input.lastIndexOf('@');
   if (at <= 0 || at === input.length - 1) return null;
-  const local = input.slice(0, at);
+  // NFC first: lengths are those of the form that travels (RFC 6532 §3.1), so an address
+  // that fits as typed but not once composed is too long.
+  const typed = input.slice(0, at);
+  const ascii = isAscii(typed);
+  const local = ascii ? typed : typed.normalize('NFC');
+  if (!ascii && hasHiddenCharacter(local)) return null;
   const quoted = local.charCodeAt(0) === 0x22;
   const localOctets = quoted ? checkQuotedString(local) : checkDotString(local);
   if (localOctets < 0 || localOctets > MAX_LOCAL_OCTETS) return null;
-  // "[" starts an address literal (RFC 5321 §4.1.3): refused by policy, see docs.
+  // "[" starts an address literal (RFC 5321 §4.1.3), refused by policy: it skips DNS, so
+  // no mail host can be checked, and probing it would aim Verity at any IP (docs).
   const domain = toAsciiDomain(input.slice(at + 1));
   if (domain === null) return null;
   if (localOctets + 1 + domain.length > MAX_ADDRESS_OCTETS) return null;

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DomainTypoModel, boundedDamerauLevenshtein } from './email.typo';
+import { DomainTypoModel, boundedDamerauLevenshtein, nameTypoDistance } from './email.typo';
 
 describe('boundedDamerauLevenshtein', () => {
   it('counts a transposition as one edit', () => {
@@ -18,6 +18,43 @@ describe('boundedDamerauLevenshtein', () => {
   });
 });
 
+describe('nameTypoDistance', () => {
+  it('allows only a doubled letter on 3-character names', () => {
+    assert.equal(nameTypoDistance('aoll', 'aol'), 1);
+    assert.equal(nameTypoDistance('ao', 'aol'), null);
+    assert.equal(nameTypoDistance('bol', 'aol'), null);
+    assert.equal(nameTypoDistance('gm', 'gmx'), null);
+    assert.equal(nameTypoDistance('q', 'qq'), null);
+    assert.equal(nameTypoDistance('mee', 'me'), null, 'two-letter names get no correction');
+  });
+
+  it('allows a transposition on 4-letter names but no substitution', () => {
+    assert.equal(nameTypoDistance('lvie', 'live'), 1);
+    assert.equal(nameTypoDistance('life', 'live'), null);
+  });
+
+  it('wants touching keys for substitutions and insertions', () => {
+    assert.equal(nameTypoDistance('gmaik', 'gmail'), 1);
+    assert.equal(nameTypoDistance('gmaiz', 'gmail'), null);
+    assert.equal(nameTypoDistance('cloud', 'icloud'), null);
+  });
+
+  it('allows two edits on long names, keeping the first key', () => {
+    assert.equal(nameTypoDistance('hotmaill', 'hotmail'), 1);
+    assert.equal(nameTypoDistance('gogglemial', 'googlemail'), 2);
+    assert.equal(nameTypoDistance('online', 't-online'), null);
+    assert.equal(nameTypoDistance('foxmail', 'hotmail'), null);
+    assert.equal(nameTypoDistance('googlemaps', 'googlemail'), null, 'the end changed');
+  });
+
+  it('changes the first key of a 7+ letter name only for a touching key or a dropped letter', () => {
+    assert.equal(nameTypoDistance('jotmail', 'hotmail'), 1);
+    assert.equal(nameTypoDistance('otmail', 'hotmail'), 1);
+    assert.equal(nameTypoDistance('pocketmail', 'rocketmail'), null);
+    assert.equal(nameTypoDistance('earthling', 'earthlink'), null, 'g and k do not touch');
+  });
+});
+
 describe('DomainTypoModel', () => {
   const model = new DomainTypoModel();
 
@@ -27,12 +64,49 @@ describe('DomainTypoModel', () => {
     assert.equal(model.suggest('yahoo.con'), 'yahoo.com');
     assert.equal(model.suggest('hotmail.co'), 'hotmail.com');
     assert.equal(model.suggest('hotmial.con'), 'hotmail.com');
+    assert.equal(model.suggest('hotmial.co'), 'hotmail.com');
     assert.equal(model.suggest('outlok.com'), 'outlook.com');
   });
 
-  it('fixes non-existent TLDs on any domain', () => {
+  it('fixes TLDs that are not delegated, towards the provider’s real domain', () => {
+    assert.equal(model.suggest('mail.ry'), 'mail.ru');
+    assert.equal(model.suggest('yandex.ry'), 'yandex.ru');
+    assert.equal(model.suggest('orange.ft'), 'orange.fr');
+    assert.equal(model.suggest('hotmail.co.ul'), 'hotmail.co.uk');
+    assert.equal(model.suggest('yahoo.co.uj'), 'yahoo.co.uk');
+    assert.equal(model.suggest('gmailcom'), 'gmail.com');
+    assert.equal(model.suggest('gmai.lcom'), 'gmail.com');
+    assert.equal(model.suggest('gmailc.om'), 'gmail.com', 'slipped onto a real TLD (Oman)');
+  });
+
+  it('fixes non-existent generic TLDs on any domain', () => {
     assert.equal(model.suggest('acme-widgets.con'), 'acme-widgets.com');
     assert.equal(model.suggest('acme-widgets.cmo'), 'acme-widgets.com');
+    assert.equal(model.suggest('shop.acme.nett'), 'shop.acme.net');
+    assert.equal(model.suggest('acme.lan'), null);
+  });
+
+  it('never corrects a real country variant or a real near neighbour', () => {
+    for (const d of [
+      'hotmail.no',
+      'protonmail.ch',
+      'fastmail.fm',
+      'gm.com',
+      'ms.com',
+      'bol.com',
+      'q.com',
+      'foxmail.com',
+      'runbox.com',
+      'op.pl',
+    ]) {
+      assert.equal(model.suggest(d), null, d);
+    }
+  });
+
+  it('never corrects a domain the known-domain predicate vouches for', () => {
+    const vouched = new DomainTypoModel({ isKnown: (d) => d === 'gmai.com' });
+    assert.equal(vouched.suggest('gmai.com'), null);
+    assert.equal(model.suggest('gmai.com'), 'gmail.com');
   });
 
   it('returns null for known-good and unrelated domains', () => {
@@ -45,6 +119,7 @@ describe('DomainTypoModel', () => {
       'iana.org',
       'acme.com',
       'gmail.org',
+      'mail.yahoo.com',
     ]) {
       assert.equal(model.suggest(d), null, d);
     }

@@ -1,10 +1,11 @@
-// Typo model for did_you_mean (docs/models/email.md): a curated list of popular mailbox
-// domains, a bounded Damerau–Levenshtein distance, and fixes for TLDs that do not exist.
+// Typo model for did_you_mean (docs/models/email.md, "Typo model"): a wrong suggestion on a
+// real domain is worse than none, so every rule below errs on the side of silence.
+import { REAL_NEAR_PROVIDER_DOMAINS } from './email.near-domains';
+import { loadRootZoneTlds } from './email.tlds';
 
 /**
- * Popular consumer mail domains, most used first (ties go to the earlier one). Near neighbours
- * that are real providers (mail.com, gmx.com, aim.com, ...) are listed so they are never
- * "corrected" into their bigger sibling.
+ * Popular consumer mail domains, most used first (ties go to the earlier one): the only
+ * targets a suggestion can point to, besides a fixed generic TLD.
  */
 export const POPULAR_EMAIL_DOMAINS: readonly string[] = [
   'gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com', 'icloud.com', 'aol.com',
@@ -23,20 +24,38 @@ export const POPULAR_EMAIL_DOMAINS: readonly string[] = [
   'yahoo.com.mx', 'hotmail.co.jp', 'outlook.jp', 'live.jp', 'live.ca', 'live.it', 'live.de',
 ]; // prettier-ignore
 
-/**
- * Misspelt top-level domains that are not delegated in the root zone, so a fix never turns a
- * real TLD into another one (".co" and ".om" exist, they are not here).
- */
-const TLD_FIXES: ReadonlyMap<string, string> = new Map([
-  ['con', 'com'], ['cmo', 'com'], ['ocm', 'com'], ['vom', 'com'], ['xom', 'com'],
-  ['cpm', 'com'], ['comm', 'com'], ['coom', 'com'], ['cim', 'com'], ['c0m', 'com'],
-  ['nte', 'net'], ['nett', 'net'], ['ent', 'net'], ['ogr', 'org'], ['orgg', 'org'],
-  ['rog', 'org'], ['couk', 'co.uk'],
-]); // prettier-ignore
+/** Generic TLDs a non-existent TLD may be fixed to on any domain, most used first. */
+const GENERIC_FIXES: readonly string[] = ['com', 'net', 'org', 'co.uk'];
 
-const MAX_DISTANCE = 2;
-/** Distance 2 only for domains at least this long: short domains are too close to each other. */
-const MIN_LENGTH_FOR_DISTANCE_2 = 10;
+/** Second-level labels under which ccTLDs register names (`yahoo.co.uk`, `uol.com.br`). */
+const SECOND_LEVELS = new Set(['co', 'com', 'net', 'org', 'ac', 'gov', 'edu', 'ne', 'or']);
+
+// Lower-case QWERTY neighbours (digits row included): a substitution or an inserted key on a
+// short name only counts as a typo when the keys touch.
+const KEY_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const ADJACENT = new Map<string, Set<string>>();
+KEY_ROWS.forEach((row, r) => {
+  for (let c = 0; c < row.length; c++) {
+    const near = new Set<string>();
+    for (const [dr, dc] of [
+      [0, -1],
+      [0, 1],
+      [-1, 0],
+      [-1, 1],
+      [1, 0],
+      [1, -1],
+    ]) {
+      const key = KEY_ROWS[r + dr]?.[c + dc];
+      if (key !== undefined) near.add(key);
+    }
+    ADJACENT.set(row[c], near);
+  }
+});
+
+function adjacent(a: string, b: string): boolean {
+  return ADJACENT.get(a)?.has(b) === true;
+}
+
 const MEMO_SIZE = 50_000;
 
 /**
@@ -70,21 +89,116 @@ export function boundedDamerauLevenshtein(a: string, b: string, max: number): nu
   return prev[m];
 }
 
+/**
+ * The edit distance at which `typed` counts as a typo of the provider name `target`, or null
+ * when it must not be corrected. The shorter the name, the more real domains sit next to it
+ * (gm.com, ms.com, bol.com, life.com), so the stricter the rule:
+ * - the first character is kept (or swapped with the second) unless the name has 7+
+ *   characters and the slip is a touching key, a doubled key or a dropped first letter
+ *   (people rarely miss the first key; changing it freely mostly makes another word);
+ * - 2 characters or fewer: nothing; 3 characters: only a doubled letter (`aoll`);
+ * - 4 characters: a transposition or a doubled letter;
+ * - 5 or more characters: one edit; 8 or more: up to two, keeping the first and last letters.
+ * A single substituted or inserted key must touch its neighbour on QWERTY (or double one):
+ * `earthling` is not a slip of `earthlink`.
+ */
+export function nameTypoDistance(typed: string, target: string): number | null {
+  if (typed === target) return null;
+  const n = target.length;
+  const max = n >= 8 ? 2 : 1;
+  const d = boundedDamerauLevenshtein(typed, target, max);
+  if (d > max) return null;
+  const firstKept = typed[0] === target[0] || (typed[0] === target[1] && typed[1] === target[0]);
+  if (d === 2) {
+    // Two edits only inside the name: a changed end makes another word (googlemaps).
+    return typed[0] === target[0] && typed.at(-1) === target.at(-1) ? d : null;
+  }
+  const kind = singleEdit(typed, target);
+  if (kind === 'other') return null;
+  if (n >= 7) return d;
+  if (!firstKept) return null;
+  // Two-letter names (me, pm, wp, o2, qq) are next to too many real names for any edit.
+  if (n <= 2) return null;
+  if (kind === 'doubled') return d;
+  if (n <= 3) return null;
+  if (kind === 'transposition') return d;
+  if (n === 4) return null;
+  return d;
+}
+
+type EditKind = 'doubled' | 'transposition' | 'deletion' | 'adjacent' | 'other';
+
+/** Classifies the single edit turning `target` into `typed` (distance 1 assumed). */
+function singleEdit(typed: string, target: string): EditKind {
+  let i = 0;
+  while (i < typed.length && typed[i] === target[i]) i++;
+  if (typed.length === target.length + 1) {
+    const extra = typed[i];
+    if (extra === typed[i - 1] || extra === typed[i + 1]) return 'doubled';
+    return adjacent(extra, typed[i - 1] ?? '') || adjacent(extra, typed[i + 1] ?? '')
+      ? 'adjacent'
+      : 'other';
+  }
+  if (typed.length + 1 === target.length) return 'deletion';
+  if (typed[i + 1] === target[i] && typed[i] === target[i + 1]) return 'transposition';
+  return adjacent(typed[i], target[i]) ? 'adjacent' : 'other';
+}
+
+interface Parts {
+  /** Labels left of the registered name (`mail` in `mail.yahoo.com`). */
+  prefix: string;
+  name: string;
+  /** Public suffix, approximated: the TLD, or `co.uk`-style second level plus the TLD. */
+  suffix: string;
+}
+
+function split(domain: string): Parts | null {
+  const labels = domain.split('.');
+  if (labels.length < 2) return null;
+  const two = labels.length >= 3 && SECOND_LEVELS.has(labels[labels.length - 2]);
+  const suffixLabels = two ? 2 : 1;
+  return {
+    prefix: labels.slice(0, -suffixLabels - 1).join('.'),
+    name: labels[labels.length - suffixLabels - 1],
+    suffix: labels.slice(-suffixLabels).join('.'),
+  };
+}
+
+interface Provider {
+  domain: string;
+  name: string;
+  suffix: string;
+  dotless: string;
+  rank: number;
+}
+
+/** Options of the typo model. */
+export interface DomainTypoModelOptions {
+  /** Suggestion targets, most popular first; default POPULAR_EMAIL_DOMAINS. */
+  popular?: readonly string[];
+  /** Domains that are real and must never be corrected (known providers, disposable domains). */
+  isKnown?: (domain: string) => boolean;
+  /** Delegated TLDs; default the bundled IANA root zone list. */
+  tlds?: ReadonlySet<string>;
+}
+
 /** Suggests corrected domains for likely typos; memoised per domain with a bounded table. */
 export class DomainTypoModel {
-  private readonly popular: ReadonlySet<string>;
-  private readonly byLength = new Map<number, string[]>();
+  private readonly known: ReadonlySet<string>;
+  private readonly isKnown: (domain: string) => boolean;
+  private readonly tlds: ReadonlySet<string>;
+  private readonly providers: Provider[];
   private readonly memo = new Map<string, string | null>();
-  private readonly rank = new Map<string, number>();
 
-  constructor(popular: readonly string[] = POPULAR_EMAIL_DOMAINS) {
-    this.popular = new Set(popular);
-    popular.forEach((d, i) => this.rank.set(d, i));
-    for (const d of popular) {
-      const list = this.byLength.get(d.length) ?? [];
-      list.push(d);
-      this.byLength.set(d.length, list);
-    }
+  constructor(options: DomainTypoModelOptions = {}) {
+    const popular = options.popular ?? POPULAR_EMAIL_DOMAINS;
+    this.known = new Set([...popular, ...REAL_NEAR_PROVIDER_DOMAINS]);
+    this.isKnown = options.isKnown ?? (() => false);
+    this.tlds = options.tlds ?? loadRootZoneTlds();
+    this.providers = popular.map((domain, rank) => {
+      const p = split(domain)!;
+      return { domain, name: p.name, suffix: p.suffix, dotless: domain.replace(/\./g, ''), rank };
+    });
   }
 
   /** The corrected domain, or null when the domain is known-good or matches nothing close. */
@@ -98,49 +212,85 @@ export class DomainTypoModel {
   }
 
   private compute(domain: string): string | null {
-    if (this.popular.has(domain)) return null;
-    const close = this.closestPopular(domain);
-    if (close !== null) return close;
-    const dot = domain.lastIndexOf('.');
-    const fixedTld = dot > 0 ? TLD_FIXES.get(domain.slice(dot + 1)) : undefined;
-    if (fixedTld === undefined) return null;
-    const fixed = `${domain.slice(0, dot)}.${fixedTld}`;
-    // "gmial.con": fix the TLD, then the name.
-    return this.popular.has(fixed) ? fixed : (this.closestPopular(fixed) ?? fixed);
+    if (this.known.has(domain) || this.isKnown(domain)) return null;
+    const parts = split(domain);
+    const tld = domain.slice(domain.lastIndexOf('.') + 1);
+    if (parts === null || !this.tlds.has(tld)) return this.fixUnknownTld(domain, parts);
+    // A real TLD: a slipped dot (`gmailc.om`), or the name of a bare registered domain.
+    const dotless = domain.replace(/\./g, '');
+    const slipped = this.providers.find((p) => p.dotless === dotless);
+    if (slipped !== undefined) return slipped.domain;
+    if (parts.prefix !== '') return null;
+    return this.closestByName(parts) ?? this.droppedTldKey(parts);
   }
 
-  private closestPopular(domain: string): string | null {
-    const max = domain.length >= MIN_LENGTH_FOR_DISTANCE_2 ? MAX_DISTANCE : 1;
-    let best: string | null = null;
-    let bestDistance = max + 1;
-    let bestRank = Infinity;
-    for (let len = domain.length - max; len <= domain.length + max; len++) {
-      for (const candidate of this.byLength.get(len) ?? []) {
-        const d = boundedDamerauLevenshtein(domain, candidate, max);
-        if (d > max || d > bestDistance) continue;
-        const rank = this.rank.get(candidate)!;
-        if ((d < bestDistance || rank < bestRank) && !swapsCountryCode(domain, candidate)) {
-          best = candidate;
-          bestDistance = d;
-          bestRank = rank;
-        }
+  /** Same suffix, the name a typo of a provider's name (`gmial.com`). */
+  private closestByName(parts: Parts): string | null {
+    let best: Provider | null = null;
+    let bestDistance = Infinity;
+    for (const p of this.providers) {
+      if (p.suffix !== parts.suffix) continue;
+      const d = nameTypoDistance(parts.name, p.name);
+      if (d !== null && d < bestDistance) {
+        best = p;
+        bestDistance = d;
       }
     }
-    return best;
+    return best?.domain ?? null;
   }
-}
 
-/** Last label of a domain. */
-function tld(domain: string): string {
-  return domain.slice(domain.lastIndexOf('.') + 1);
-}
+  /**
+   * `hotmail.co`, `gmail.cm`, `hotmial.co`: a provider's name (exact or an accepted typo)
+   * under its generic TLD with one key dropped. These short ccTLDs exist, but a big
+   * provider's name under them is not its mailbox (the known-domain lists say when it is).
+   */
+  private droppedTldKey(parts: Parts): string | null {
+    let best: Provider | null = null;
+    let bestDistance = Infinity;
+    for (const p of this.providers) {
+      if (p.suffix.length !== 3 || parts.suffix.length !== 2) continue;
+      if (boundedDamerauLevenshtein(parts.suffix, p.suffix, 1) !== 1) continue;
+      const d = p.name === parts.name ? 0 : nameTypoDistance(parts.name, p.name);
+      if (d !== null && d < bestDistance) {
+        best = p;
+        bestDistance = d;
+      }
+    }
+    return best?.domain ?? null;
+  }
 
-/**
- * yahoo.co.jp is not a typo of yahoo.co.uk: never trade one two-letter (country) TLD for
- * another. A generic TLD can still be fixed (hotmail.co -> hotmail.com).
- */
-function swapsCountryCode(domain: string, candidate: string): boolean {
-  const a = tld(domain);
-  const b = tld(candidate);
-  return a !== b && a.length === 2 && b.length === 2;
+  /**
+   * The last label is not a delegated TLD, so something after the name is mistyped: a
+   * provider whose name and suffix are each within reach (`mail.ry` → `mail.ru`,
+   * `hotmail.co.ul` → `hotmail.co.uk`, `gmailcom` → `gmail.com`), else a generic TLD one
+   * edit away (`acme.con` → `acme.com`).
+   */
+  private fixUnknownTld(domain: string, parts: Parts | null): string | null {
+    const dotless = domain.replace(/\./g, '');
+    let best: Provider | null = null;
+    let bestScore = Infinity;
+    for (const p of this.providers) {
+      let score: number;
+      if (p.dotless === dotless) score = 1;
+      else if (parts === null || parts.prefix !== '') continue;
+      else {
+        const nameD = parts.name === p.name ? 0 : nameTypoDistance(parts.name, p.name);
+        if (nameD === null) continue;
+        const suffixD = boundedDamerauLevenshtein(parts.suffix, p.suffix, 1);
+        if (suffixD > 1) continue;
+        score = nameD + suffixD;
+      }
+      if (score < bestScore) {
+        best = p;
+        bestScore = score;
+      }
+    }
+    if (best !== null) return best.domain;
+    if (parts === null) return null;
+    const generic = GENERIC_FIXES.find((g) => boundedDamerauLevenshtein(parts.suffix, g, 1) === 1);
+    if (generic === undefined) return null;
+    const fixed = `${parts.prefix === '' ? '' : `${parts.prefix}.`}${parts.name}.${generic}`;
+    if (parts.prefix !== '') return fixed;
+    return this.closestByName(split(fixed)!) ?? fixed;
+  }
 }

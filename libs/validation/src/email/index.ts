@@ -11,7 +11,18 @@ export type {
 } from './email.ports';
 export { parseEmail, type ParsedEmail } from './email.syntax';
 export { createEmailLists, loadBundledEmailLists, type EmailListSources } from './email.lists';
-export { DomainTypoModel, POPULAR_EMAIL_DOMAINS, boundedDamerauLevenshtein } from './email.typo';
+export {
+  DomainTypoModel,
+  POPULAR_EMAIL_DOMAINS,
+  boundedDamerauLevenshtein,
+  type DomainTypoModelOptions,
+} from './email.typo';
+export {
+  loadTypoCorpus,
+  measureTypoQuality,
+  type TypoCorpus,
+  type TypoQuality,
+} from './email.typo.quality';
 export { scoreEmail, SCORE_WEIGHTS, SCORE_BANDS, type EmailSignals } from './email.scorer';
 export {
   createEmailEngine,

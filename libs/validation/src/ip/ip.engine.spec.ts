@@ -55,12 +55,12 @@ describe('createIpEngine', () => {
     const throwing = createIpEngine({
       geo: {
         geo: () => {
-          throw new UpstreamUnavailableError('down');
+          throw new UpstreamUnavailableError('down', 'ip_data');
         },
       },
       asn: {
         asn: () => {
-          throw new UpstreamUnavailableError('down');
+          throw new UpstreamUnavailableError('down', 'ip_data');
         },
       },
       lists,

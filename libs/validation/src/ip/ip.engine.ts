@@ -3,6 +3,7 @@ import type { IpFields } from '@verity/contracts';
 import { parseIp } from './ip-address';
 import { isBogon } from './ip-bogon';
 import { abuseScore, BOGON_ABUSE_SCORE } from './ip-abuse.scorer';
+import { isCloudProviderOrg } from './cloud-provider-orgs';
 import type { AnonymousLookup, AsnLookup, GeoLookup, IpListSet } from './ip.types';
 
 /** What the IP engine is built from: databases and open-data lists, all injected. */
@@ -49,7 +50,7 @@ export function createIpEngine(deps: IpEngineDeps): IpEngine {
       let vpn = hit.vpn;
       let proxy = hit.proxy;
       let tor = hit.tor;
-      let datacenter = hit.datacenter;
+      let datacenter = hit.datacenter || (a !== null && isCloudProviderOrg(a.org));
       let risk: number | null = null;
       if (anon !== null) {
         vpn ||= anon.vpn;

@@ -44,6 +44,34 @@ describe('phone engine (offline)', () => {
     assert.equal(r.country, 'GB');
   });
 
+  it('reads full-width digits and plus sign (NFKC) as their ASCII forms', async () => {
+    const r = await engine.validate({ phone: '＋４４７４００１２３４５６' });
+    assert.equal(r.input, '＋４４７４００１２３４５６');
+    assert.equal(r.e164, '+447400123456');
+    assert.equal(r.line_type, 'mobile');
+    const national = await engine.validate({
+      phone: '０７４００\u3000１２３４５６',
+      country_hint: 'GB',
+    });
+    assert.equal(national.e164, '+447400123456');
+  });
+
+  it('converts vanity letters on the keypad when the rest is a plausible number', async () => {
+    const r = await engine.validate({ phone: '1-800-FLOWERS', country_hint: 'US' });
+    assert.equal(r.valid, true);
+    assert.equal(r.e164, '+18003569377');
+    assert.equal(r.input, '1-800-FLOWERS');
+    assert.equal((await engine.validate({ phone: '+1 (800) got-junk' })).e164, '+18004685865');
+    // Fewer than three letters is not a vanity number; an extension keeps its meaning.
+    assert.equal(
+      (await engine.validate({ phone: '1-800-35693AB', country_hint: 'US' })).valid,
+      false,
+    );
+    const ext = await engine.validate({ phone: '+44 20 7946 0958 ext. 123' });
+    assert.equal(ext.e164, '+442079460958');
+    assert.equal((await engine.validate({ phone: 'CALL-ME-NOW' })).valid, false);
+  });
+
   it('answers an unparseable input with valid false and a zero score, not an error', async () => {
     for (const phone of ['hello', '', '07400 123456']) {
       const r = await engine.validate({ phone });
@@ -197,7 +225,9 @@ describe('phone engine (live HLR)', () => {
   });
 
   it('propagates provider failures as 503', async () => {
-    const hlr: HlrProvider = { lookup: () => Promise.reject(new UpstreamUnavailableError('down')) };
+    const hlr: HlrProvider = {
+      lookup: () => Promise.reject(new UpstreamUnavailableError('down', 'hlr')),
+    };
     await assert.rejects(
       createPhoneEngine({ carriers, hlr }).validate({ phone: '+447400123456', hlr: true }),
       UpstreamUnavailableError,

@@ -3,6 +3,7 @@ import { UpstreamUnavailableError } from '@verity/common';
 import type { HlrResult, LineType, PhoneFields } from '@verity/contracts';
 import { parseCountryHint } from './country-hint';
 import { mapLineType } from './line-type';
+import { normaliseCompatibilityForms, vanityToDigits } from './phone.input';
 import type { CarrierLookup, HlrProvider } from './phone.ports';
 import { scorePhone } from './phone.scorer';
 
@@ -52,9 +53,23 @@ const PARSED_INVALID: OfflineAnalysis = { ...UNPARSEABLE, parsed: true };
 export function createPhoneEngine(deps: PhoneEngineDeps): PhoneEngine {
   const { carriers, hlr } = deps;
 
+  // Full-width forms are normalised first. Letters are read on the keypad first when there
+  // are three or more (the parser would otherwise stop at the first letter and could find a
+  // shorter valid number); if that is no valid number, the text is parsed as typed, which
+  // keeps extensions such as "ext. 12".
+  function analyse(typed: string, region: CountryCode | undefined): OfflineAnalysis {
+    const text = normaliseCompatibilityForms(typed);
+    const vanity = vanityToDigits(text);
+    if (vanity !== null) {
+      const converted = analyseText(vanity, region);
+      if (converted.valid) return converted;
+    }
+    return analyseText(text, region);
+  }
+
   // One parse per call: parse, isValid and getType are the library floor; everything
   // else here is a few Map reads.
-  function analyse(text: string, region: CountryCode | undefined): OfflineAnalysis {
+  function analyseText(text: string, region: CountryCode | undefined): OfflineAnalysis {
     const number = parsePhoneNumberFromString(text, region ? { defaultCountry: region } : {});
     if (number === undefined) return UNPARSEABLE;
     // An invalid number gets no e164/country: echoing a normalised form of a number that
@@ -78,7 +93,8 @@ export function createPhoneEngine(deps: PhoneEngineDeps): PhoneEngine {
   async function liveLookup(
     offline: OfflineAnalysis,
   ): Promise<OfflineAnalysis & { hlr: HlrResult }> {
-    if (hlr === undefined) throw new UpstreamUnavailableError('HLR lookups are not configured');
+    if (hlr === undefined)
+      throw new UpstreamUnavailableError('HLR lookups are not configured', 'hlr');
     // Nothing to ask the network about for a number that is not valid: answer without
     // spending a provider lookup.
     if (!offline.valid || offline.e164 === null) {

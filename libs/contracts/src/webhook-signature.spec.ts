@@ -1,8 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { signWebhook, verifyWebhook } from './webhook.signature';
-import { webhookRetryDelayMs } from './webhook.retry';
+import { signWebhook, verifyWebhook } from './webhook-signature';
 
 const SECRET = 'whsec-test-0123456789';
 const BODY = '{"id":"job_1","status":"done"}';
@@ -47,15 +46,5 @@ describe('webhook signature', () => {
     ]) {
       assert.equal(verifyWebhook(header, BODY, SECRET, 300, T), 'invalid', String(header));
     }
-  });
-});
-
-describe('webhookRetryDelayMs', () => {
-  it('doubles from 30 s and caps at 1 h', () => {
-    assert.deepEqual(
-      [1, 2, 3, 4, 8, 20].map(webhookRetryDelayMs),
-      [30_000, 60_000, 120_000, 240_000, 3_600_000, 3_600_000],
-    );
-    assert.throws(() => webhookRetryDelayMs(0), RangeError);
   });
 });

@@ -1,0 +1,149 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AccountsService, ConsoleUsersService, type ConsoleUser } from '@verity/accounts';
+import { VerityError } from '@verity/common';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
+import {
+  assertSameOrigin,
+  clearSessionCookie,
+  readCookie,
+  SESSION_COOKIE,
+  setSessionCookie,
+} from './console-http';
+import { ConsoleSessionGuard } from './console-session.guard';
+import { ConsoleSessions, type ConsoleSession } from './console-sessions';
+import { LoginThrottle } from './login-throttle';
+
+const loginRequest = z.object({ email: z.string().max(254), password: z.string().max(1024) });
+const linkRequest = z.object({ token: z.string().min(1).max(128) });
+const passwordRequest = z.object({
+  password: z.string().max(1024),
+  current_password: z.string().max(1024).optional(),
+});
+
+/** What the console knows about who is signed in. */
+export interface SessionView {
+  email: string;
+  account_id: string;
+  account_name: string;
+  password_set: boolean;
+  csrf_token: string;
+}
+
+// The one message for any wrong credential: it never tells whether the email exists.
+const WRONG_CREDENTIALS = 'email or password is incorrect';
+
+/** Console sign-in: one-time links, passwords, sessions, sign-out. */
+@ApiExcludeController()
+@Controller('console/api')
+export class ConsoleAuthController {
+  constructor(
+    private readonly users: ConsoleUsersService,
+    private readonly accounts: AccountsService,
+    private readonly sessions: ConsoleSessions,
+    private readonly throttle: LoginThrottle,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('auth/login')
+  @HttpCode(200)
+  async login(
+    @Body(new ZodBodyPipe(loginRequest)) body: z.infer<typeof loginRequest>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionView> {
+    assertSameOrigin(request, this.config.CONSOLE_URL);
+    await this.throttle.check(body.email, request.ip);
+    const user = await this.users.authenticate(body.email, body.password);
+    if (!user) {
+      await this.throttle.fail(body.email, request.ip);
+      throw new VerityError('unauthorized', WRONG_CREDENTIALS);
+    }
+    return this.signIn(user, request, reply);
+  }
+
+  @Post('auth/link')
+  @HttpCode(200)
+  async link(
+    @Body(new ZodBodyPipe(linkRequest)) body: z.infer<typeof linkRequest>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionView> {
+    assertSameOrigin(request, this.config.CONSOLE_URL);
+    const user = await this.users.redeemLink(body.token);
+    if (!user)
+      throw new VerityError(
+        'unauthorized',
+        'this sign-in link is not valid any more (used, expired or mistyped): ask for a new one',
+      );
+    return this.signIn(user, request, reply);
+  }
+
+  @Get('session')
+  @UseGuards(ConsoleSessionGuard)
+  session(@Req() request: FastifyRequest): Promise<SessionView> {
+    return this.view(request.consoleSession!);
+  }
+
+  @Post('auth/password')
+  @HttpCode(200)
+  @UseGuards(ConsoleSessionGuard)
+  async setPassword(
+    @Body(new ZodBodyPipe(passwordRequest)) body: z.infer<typeof passwordRequest>,
+    @Req() request: FastifyRequest,
+  ): Promise<SessionView> {
+    const session = request.consoleSession!;
+    if (session.passwordSet) {
+      const same = await this.users.authenticate(session.email, body.current_password ?? '');
+      if (!same) throw new VerityError('forbidden', 'current password is incorrect');
+    }
+    await this.users.setPassword(session.userId, body.password);
+    return this.view({ ...session, passwordSet: true });
+  }
+
+  @Post('auth/logout')
+  @HttpCode(204)
+  @UseGuards(ConsoleSessionGuard)
+  async logout(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    await this.sessions.close(readCookie(request, SESSION_COOKIE)!);
+    clearSessionCookie(request, reply);
+  }
+
+  @Post('auth/logout-everywhere')
+  @HttpCode(204)
+  @UseGuards(ConsoleSessionGuard)
+  async logoutEverywhere(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    await this.sessions.closeAll(request.consoleSession!.userId);
+    clearSessionCookie(request, reply);
+  }
+
+  private async signIn(
+    user: ConsoleUser,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<SessionView> {
+    const id = await this.sessions.open(user.id);
+    setSessionCookie(request, reply, id, this.config.CONSOLE_SESSION_MAX_HOURS * 3600);
+    const session = await this.sessions.resolve(id);
+    return this.view(session!);
+  }
+
+  private async view(session: ConsoleSession): Promise<SessionView> {
+    return {
+      email: session.email,
+      account_id: session.accountId,
+      account_name: await this.accounts.name(session.accountId),
+      password_set: session.passwordSet,
+      csrf_token: session.csrfToken,
+    };
+  }
+}

@@ -1,0 +1,57 @@
+import { Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { BatchJobRepository, BatchJobsService } from '@verity/batch';
+import { VerityError } from '@verity/common';
+import { BatchUploadService } from '../batch/batch-upload.service';
+import { ConsoleSessionGuard } from './console-session.guard';
+import { consoleJob, type ConsoleJob } from './console-job';
+
+/** A console job with its freshly signed download address once done. */
+type ConsoleJobWithResult = ConsoleJob & { result_url: string | null };
+
+/**
+ * Batch from the browser: the upload streams through the same BatchUploadService as
+ * POST /v1/batch (same checks, charging and Idempotency-Key), charged to the account.
+ */
+@ApiExcludeController()
+@Controller('console/api/batch')
+@UseGuards(ConsoleSessionGuard)
+export class ConsoleBatchController {
+  constructor(
+    private readonly uploads: BatchUploadService,
+    private readonly jobs: BatchJobsService,
+    private readonly repository: BatchJobRepository,
+  ) {}
+
+  @Get()
+  async list(@Req() request: FastifyRequest): Promise<{ data: ConsoleJobWithResult[] }> {
+    const jobs = await this.repository.listForAccount(request.principal!.accountId, 50);
+    return { data: await Promise.all(jobs.map((j) => this.withResult(j, request))) };
+  }
+
+  @Post()
+  @HttpCode(202)
+  async create(@Req() request: FastifyRequest): Promise<ConsoleJobWithResult> {
+    const { job } = await this.uploads.create(request.principal!, request);
+    return this.withResult(job, request);
+  }
+
+  @Get(':jobId')
+  async get(
+    @Req() request: FastifyRequest,
+    @Param('jobId') jobId: string,
+  ): Promise<ConsoleJobWithResult> {
+    const job = await this.repository.findForAccount(request.principal!.accountId, jobId);
+    if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
+    return this.withResult(job, request);
+  }
+
+  private async withResult(
+    job: Parameters<typeof consoleJob>[0],
+    request: FastifyRequest,
+  ): Promise<ConsoleJobWithResult> {
+    const view = await this.jobs.view(job, `${request.protocol}://${request.host}`);
+    return { ...consoleJob(job), result_url: view.result_url };
+  }
+}

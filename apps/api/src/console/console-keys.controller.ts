@@ -1,0 +1,52 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiKeysService, type ApiKeyView, type IssuedApiKey } from '@verity/accounts';
+import { createKeyRequest, type CreateKeyRequest } from '@verity/contracts';
+import { uuidParam } from '../http/uuid-param';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { ConsoleSessionGuard } from './console-session.guard';
+
+/** The account's API keys, managed from the console with the same rules as /v1/keys. */
+@ApiExcludeController()
+@Controller('console/api/keys')
+@UseGuards(ConsoleSessionGuard)
+export class ConsoleKeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Get()
+  async list(@Req() request: FastifyRequest): Promise<{ data: ApiKeyView[] }> {
+    return { data: await this.keys.list(request.principal!.accountId) };
+  }
+
+  @Post()
+  @HttpCode(201)
+  create(
+    @Req() request: FastifyRequest,
+    @Body(new ZodBodyPipe(createKeyRequest)) body: CreateKeyRequest,
+  ): Promise<IssuedApiKey> {
+    return this.keys.create(request.principal!.accountId, body.name);
+  }
+
+  @Post(':id/rotate')
+  @HttpCode(200)
+  rotate(@Req() request: FastifyRequest, @Param('id') id: string): Promise<IssuedApiKey> {
+    return this.keys.rotate(request.principal!.accountId, uuidParam(id, 'key'));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async revoke(@Req() request: FastifyRequest, @Param('id') id: string): Promise<void> {
+    await this.keys.revoke(request.principal!.accountId, uuidParam(id, 'key'));
+  }
+}

@@ -1,0 +1,43 @@
+import { Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AccountsService } from '@verity/accounts';
+import { WebhookDeliveries, type WebhookDeliveryView } from '@verity/batch';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { ConsoleSessionGuard } from './console-session.guard';
+
+/** Webhook delivery attempts of the account's jobs and its signing secret. */
+@ApiExcludeController()
+@Controller('console/api/webhooks')
+@UseGuards(ConsoleSessionGuard)
+export class ConsoleWebhooksController {
+  constructor(
+    private readonly deliveries: WebhookDeliveries,
+    private readonly accounts: AccountsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async list(
+    @Req() request: FastifyRequest,
+  ): Promise<{ instance_secret: boolean; data: WebhookDeliveryView[] }> {
+    return {
+      // WEBHOOK_SECRET set by the operator signs every account's webhooks instead.
+      instance_secret: this.config.WEBHOOK_SECRET !== undefined,
+      data: await this.deliveries.listForAccount(request.principal!.accountId, 100),
+    };
+  }
+
+  /** POST, not GET: revealing a secret is an action, CSRF-checked and never cached. */
+  @Post('secret/reveal')
+  @HttpCode(200)
+  async reveal(@Req() request: FastifyRequest): Promise<{ secret: string }> {
+    return { secret: await this.accounts.webhookSecret(request.principal!.accountId) };
+  }
+
+  @Post('secret/rotate')
+  @HttpCode(200)
+  async rotate(@Req() request: FastifyRequest): Promise<{ secret: string }> {
+    return { secret: await this.accounts.rotateWebhookSecret(request.principal!.accountId) };
+  }
+}

@@ -1,0 +1,35 @@
+import type { VerifyRequest, VerifyResult } from '@verity/contracts';
+import type { EmailEnginePort, IpEnginePort, PhoneEnginePort } from '@verity/platform';
+import { FRAUD_BASE, scoreFraud, type FraudReason } from '@verity/validation';
+
+/** Nested results in a verify answer each report the credits of their own single call. */
+const NESTED_CREDITS = 1;
+
+export type VerifyAnswer = VerifyResult & { fraud_base?: number; reasons?: FraudReason[] };
+
+/** The answer before BillingService adds the top-level credits_used. */
+export type VerifyWork = Omit<VerifyAnswer, 'credits_used'>;
+
+/** The work of one verify call (charged by the caller): POST /v1/verify and the playground. */
+export async function runVerify(
+  engines: { email: EmailEnginePort; phone: PhoneEnginePort; ip: IpEnginePort },
+  body: VerifyRequest,
+  explain: boolean,
+): Promise<VerifyWork> {
+  const ip = body.ip === undefined ? undefined : engines.ip.lookup(body.ip.trim());
+  const [email, phone] = await Promise.all([
+    body.email === undefined ? undefined : engines.email.validate(body.email),
+    body.phone === undefined
+      ? undefined
+      : engines.phone.validate({ phone: body.phone, hlr: false }),
+  ]);
+  const score = scoreFraud({ email, phone, ip });
+  return {
+    fraud_score: score.fraud_score,
+    risk: score.risk,
+    ...(email && { email: { ...email, credits_used: NESTED_CREDITS } }),
+    ...(phone && { phone: { ...phone, credits_used: NESTED_CREDITS } }),
+    ...(ip && { ip: { ...ip, credits_used: NESTED_CREDITS } }),
+    ...(explain && { fraud_base: FRAUD_BASE, reasons: score.reasons }),
+  };
+}

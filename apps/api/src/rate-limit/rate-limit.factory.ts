@@ -1,0 +1,26 @@
+import type { AppConfig } from '@verity/config';
+import { MemoryRateLimitStore } from './memory.rate-limit-store';
+import type { BucketPolicy, RateLimitStore } from './rate-limit.store';
+import { RedisRateLimitStore } from './redis.rate-limit-store';
+
+/** Token buckets in Redis when REDIS_URL is set (shared by all instances), else in memory. */
+function createStore(config: AppConfig, policy: BucketPolicy, prefix: string): RateLimitStore {
+  return config.REDIS_URL
+    ? new RedisRateLimitStore(config.REDIS_URL, policy, prefix)
+    : new MemoryRateLimitStore(policy);
+}
+
+/** Requests per API key. */
+export function createKeyRateLimitStore(config: AppConfig): RateLimitStore {
+  const policy = { ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST };
+  return createStore(config, policy, 'verity:ratelimit:');
+}
+
+/** Requests without a cached key, per client address: bounds what bad keys cost. */
+export function createAuthRateLimitStore(config: AppConfig): RateLimitStore {
+  const policy = {
+    ratePerSecond: config.AUTH_RATE_LIMIT_PER_SECOND,
+    burst: config.AUTH_RATE_LIMIT_BURST,
+  };
+  return createStore(config, policy, 'verity:authlimit:');
+}

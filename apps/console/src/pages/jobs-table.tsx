@@ -1,0 +1,67 @@
+import type { Job } from '../api';
+import { formatNumber, formatTime } from '../format';
+
+/** Batch jobs with their progress; a done job has a download link, a failed one its reason. */
+export function JobsTable({ jobs }: { jobs: Job[] }) {
+  return (
+    <div class="table-wrap">
+      <table aria-label="Batch jobs">
+        <thead>
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">Type</th>
+            <th scope="col">Status</th>
+            <th scope="col">Rows</th>
+            <th scope="col">Processed</th>
+            <th scope="col">Created</th>
+            <th scope="col">Finished</th>
+            <th scope="col">Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => {
+            const pct = Math.floor((job.processed_rows / job.total_rows) * 100);
+            return (
+              <tr key={job.id} data-job={job.id} data-status={job.status}>
+                <td>
+                  <code>{job.id}</code>
+                </td>
+                <td>{job.type}</td>
+                <td>
+                  <span class={`status status-${job.status}`}>{job.status}</span>
+                </td>
+                <td>{formatNumber(job.total_rows)}</td>
+                <td>
+                  <progress
+                    max={job.total_rows}
+                    value={job.processed_rows}
+                    aria-label={`Job ${job.id}: ${pct}% processed`}
+                  />{' '}
+                  {formatNumber(job.processed_rows)}
+                </td>
+                <td>{formatTime(job.created_at)}</td>
+                <td>{formatTime(job.finished_at)}</td>
+                <td>
+                  {job.status === 'done' && job.result_url ? (
+                    <a class="button" href={job.result_url} download>
+                      Download
+                    </a>
+                  ) : job.status === 'done' ? (
+                    <a href="/console/batch">On the Batch page</a>
+                  ) : job.status === 'failed' ? (
+                    <span class="failed-note">
+                      {job.failure_reason ?? 'failed'}; refunded{' '}
+                      {formatNumber(job.refunded_credits)} credits
+                    </span>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import { useState } from 'preact/hooks';
+import { field } from '../form-field';
+import { api, type ApiKey } from '../api';
+import { ConfirmButton } from '../components/confirm';
+import { SecretOnce } from '../components/secret-once';
+import { Empty, ErrorNote, Loading } from '../components/states';
+import { formatTime } from '../format';
+import { useLoad } from '../use-load';
+
+type Issued = ApiKey & { key: string };
+
+export function KeysPage() {
+  const keys = useLoad(() => api<{ data: ApiKey[] }>('GET', '/keys'));
+  const [issued, setIssued] = useState<{ what: string; key: Issued } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const run = async (what: string, action: () => Promise<Issued | undefined>) => {
+    setError(null);
+    setIssued(null);
+    try {
+      const key = await action();
+      if (key) setIssued({ what, key });
+      keys.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const create = (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const name = field(new FormData(form), 'name').trim();
+    void run(`New key “${name}”`, async () => {
+      const key = await api<Issued>('POST', '/keys', { name });
+      form.reset();
+      return key;
+    });
+  };
+
+  return (
+    <>
+      <section class="card" aria-labelledby="create-h">
+        <h2 id="create-h">Create a key</h2>
+        <p class="hint">
+          One key per environment (development, staging, production), kept in an environment
+          variable. Send it as <code>X-Api-Key</code>.
+        </p>
+        <form class="inline" onSubmit={create}>
+          <label for="key-name">Name</label>
+          <input id="key-name" name="name" required maxLength={100} placeholder="production" />
+          <button class="primary" type="submit">
+            Create key
+          </button>
+        </form>
+        {issued && <SecretOnce label={`${issued.what}: its value`} value={issued.key.key} />}
+        <ErrorNote error={error} />
+      </section>
+
+      <section class="card" aria-labelledby="keys-h">
+        <h2 id="keys-h">Active keys</h2>
+        <ErrorNote error={keys.error} />
+        {!keys.value ? (
+          <Loading label="keys" />
+        ) : keys.value.data.length === 0 ? (
+          <Empty>No active keys. Create one above to call the API.</Empty>
+        ) : (
+          <div class="table-wrap">
+            <table aria-label="API keys">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Rotated</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.value.data.map((k) => (
+                  <tr key={k.id} data-key={k.id}>
+                    <th scope="row">{k.name}</th>
+                    <td>
+                      <code>{k.hint}</code>
+                    </td>
+                    <td>{formatTime(k.created_at)}</td>
+                    <td title="Recorded about once a minute">{formatTime(k.last_used_at)}</td>
+                    <td>{formatTime(k.rotated_at)}</td>
+                    <td class="actions">
+                      <ConfirmButton
+                        label={`Rotate ${k.name}`}
+                        question={`Rotate the key “${k.name}”? Its current value stops working at once.`}
+                        confirmLabel="Rotate"
+                        onConfirm={() =>
+                          void run(`Key “${k.name}” rotated`, () =>
+                            api<Issued>('POST', `/keys/${k.id}/rotate`),
+                          )
+                        }
+                      />
+                      <ConfirmButton
+                        danger
+                        label={`Delete ${k.name}`}
+                        question={`Delete the key “${k.name}”? Calls with it will get 401 at once.`}
+                        confirmLabel="Delete"
+                        onConfirm={() =>
+                          void run('', async () => {
+                            await api('DELETE', `/keys/${k.id}`);
+                            return undefined;
+                          })
+                        }
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState } from 'preact/hooks';
+import { field } from '../form-field';
+import { api } from '../api';
+import { ErrorNote } from '../components/states';
+
+type Kind = 'email' | 'phone' | 'ip' | 'verify';
+
+const COSTS: Record<Kind, string> = {
+  email: '1 credit',
+  phone: '1 credit (5 with HLR)',
+  ip: '1 credit',
+  verify: '3 credits',
+};
+
+/** One real call from the browser, charged like the API, with its JSON answer. */
+export function PlaygroundPage() {
+  const [kind, setKind] = useState<Kind>('email');
+  const [result, setResult] = useState<unknown>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const run = async (e: Event) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget as HTMLFormElement);
+    const text = (name: string) => field(data, name).trim() || undefined;
+    const body =
+      kind === 'email'
+        ? { email: text('email') ?? '' }
+        : kind === 'phone'
+          ? { phone: text('phone') ?? '', hlr: data.get('hlr') === 'on' }
+          : kind === 'ip'
+            ? { ip: text('ip') ?? '' }
+            : { email: text('email'), phone: text('phone'), ip: text('ip') };
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      const path = kind === 'verify' ? '/playground/verify?explain=true' : `/playground/${kind}`;
+      setResult(await api('POST', path, body));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const wants = (field: 'email' | 'phone' | 'ip') => kind === field || kind === 'verify';
+  return (
+    <section class="card" aria-labelledby="try-h">
+      <h2 id="try-h">Try a call</h2>
+      <p class="hint">
+        Runs through the same engines as the API and is charged to this account ({COSTS[kind]}).
+      </p>
+      <form class="stack" onSubmit={(e) => void run(e)}>
+        <label for="pg-kind">Call</label>
+        <select id="pg-kind" value={kind} onChange={(e) => setKind(e.currentTarget.value as Kind)}>
+          <option value="email">Email validation</option>
+          <option value="phone">Phone validation</option>
+          <option value="ip">IP intelligence</option>
+          <option value="verify">Verify (fraud score, explained)</option>
+        </select>
+        {wants('email') && (
+          <>
+            <label for="pg-email">Email</label>
+            <input
+              id="pg-email"
+              name="email"
+              type="text"
+              required={kind === 'email'}
+              placeholder="jane@example.com"
+            />
+          </>
+        )}
+        {wants('phone') && (
+          <>
+            <label for="pg-phone">Phone (E.164)</label>
+            <input
+              id="pg-phone"
+              name="phone"
+              type="tel"
+              required={kind === 'phone'}
+              placeholder="+14155552671"
+            />
+          </>
+        )}
+        {kind === 'phone' && (
+          <label class="check">
+            <input type="checkbox" name="hlr" /> Live HLR lookup (when configured)
+          </label>
+        )}
+        {wants('ip') && (
+          <>
+            <label for="pg-ip">IP address</label>
+            <input
+              id="pg-ip"
+              name="ip"
+              type="text"
+              required={kind === 'ip'}
+              placeholder="8.8.8.8"
+            />
+          </>
+        )}
+        <button class="primary" type="submit" disabled={busy}>
+          {busy ? 'Running…' : 'Run'}
+        </button>
+      </form>
+      <ErrorNote error={error} />
+      {result !== null && (
+        <>
+          <h3>Result</h3>
+          <pre aria-label="JSON result" data-result>
+            {JSON.stringify(result, null, 2)}
+          </pre>
+        </>
+      )}
+    </section>
+  );
+}

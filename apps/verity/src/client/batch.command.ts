@@ -1,0 +1,151 @@
+import { basename, extname } from 'node:path';
+import { BATCH_TYPES, type BatchType } from '@verity/contracts/wire';
+import type { BatchJob } from '@verity/client';
+import { UsageError } from '../commands/usage.error';
+import { InterruptedError } from './exit-codes';
+import { connect, parse } from './options';
+import { printResult } from './output';
+import { progressView } from './progress';
+
+const USAGE = `usage: verity batch run FILE --type email|phone|ip [--out FILE] [--webhook URL] [--interval S] [--timeout S]
+       verity batch get ID
+       verity batch download ID [--out FILE] [--interval S] [--timeout S]`;
+
+const WAIT_OPTIONS = {
+  interval: { type: 'string' },
+  timeout: { type: 'string' },
+} as const;
+
+function seconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(Number.isFinite(n) && n > 0))
+    throw new UsageError(`${flag} must be a number of seconds > 0`);
+  return Math.round(n * 1000);
+}
+
+/** `<input stem>-results.csv` in the current directory. */
+function defaultOut(file: string): string {
+  return `${basename(file, extname(file))}-results.csv`;
+}
+
+function resumeHint(job: BatchJob, out: string): string {
+  return (
+    `stopped waiting; job ${job.id} keeps running on the server (it was not cancelled).\n` +
+    `  verity batch get ${job.id}\n` +
+    `  verity batch download ${job.id} --out ${out}`
+  );
+}
+
+/**
+ * Ctrl-C aborts `signal` instead of killing the process, so the command can say which job is
+ * still running. The handler is removed when `work` ends.
+ */
+async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new InterruptedError('interrupted'));
+  process.on('SIGINT', onSigint);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/** `verity batch run|get|download`. */
+export async function batchCommand(action: string | undefined, argv: string[]): Promise<void> {
+  switch (action ?? '') {
+    case 'run': {
+      const { values, positionals } = parse(argv, {
+        type: { type: 'string' },
+        out: { type: 'string' },
+        webhook: { type: 'string' },
+        ...WAIT_OPTIONS,
+      });
+      if (positionals.length !== 1) throw new UsageError(USAGE);
+      const type = values.type as BatchType;
+      if (!BATCH_TYPES.includes(type))
+        throw new UsageError(`--type must be one of ${BATCH_TYPES.join(', ')}\n${USAGE}`);
+      const [file] = positionals;
+      const out = values.out ?? defaultOut(file);
+      const intervalMs = seconds(values.interval, '--interval');
+      const timeoutMs = seconds(values.timeout, '--timeout');
+      const { verity, json } = connect(values);
+      const view = progressView(process.stderr);
+      let created: BatchJob | undefined;
+      try {
+        const result = await interruptible((signal) =>
+          verity.batch.run({
+            type,
+            file,
+            webhookUrl: values.webhook,
+            to: out,
+            intervalMs,
+            timeoutMs,
+            signal,
+            onCreated: (job) => (created = job),
+            onProgress: (job) => view.update(job),
+          }),
+        );
+        view.finish();
+        return printResult(
+          json
+            ? { job: result.job, path: result.path, bytes: result.bytes }
+            : `${result.path}  (${result.job.total_rows.toLocaleString('en')} rows, ${result.bytes.toLocaleString('en')} bytes)`,
+          json,
+        );
+      } catch (error) {
+        view.finish();
+        if (error instanceof InterruptedError)
+          throw new InterruptedError(
+            created
+              ? resumeHint(created, out)
+              : 'interrupted during the upload; no job id was received',
+          );
+        throw error;
+      }
+    }
+    case 'get': {
+      const { values, positionals } = parse(argv, {});
+      if (positionals.length !== 1) throw new UsageError(USAGE);
+      const { verity, json } = connect(values);
+      return printResult(await verity.batch.get(positionals[0]), json);
+    }
+    case 'download': {
+      const { values, positionals } = parse(argv, { out: { type: 'string' }, ...WAIT_OPTIONS });
+      if (positionals.length !== 1) throw new UsageError(USAGE);
+      const [id] = positionals;
+      const out = values.out ?? `${id}-results.csv`;
+      const { verity, json } = connect(values);
+      const view = progressView(process.stderr);
+      let last: BatchJob | undefined;
+      try {
+        const file = await interruptible(async (signal) => {
+          // A job still running is waited for first, with the same progress as `batch run`.
+          const done = await verity.batch.wait(id, {
+            intervalMs: seconds(values.interval, '--interval'),
+            timeoutMs: seconds(values.timeout, '--timeout'),
+            signal,
+            onProgress: (job) => {
+              last = job;
+              view.update(job);
+            },
+          });
+          return verity.batch.download(done, { to: out, signal });
+        });
+        view.finish();
+        return printResult(
+          json ? file : `${file.path}  (${file.bytes.toLocaleString('en')} bytes)`,
+          json,
+        );
+      } catch (error) {
+        view.finish();
+        if (error instanceof InterruptedError && last)
+          throw new InterruptedError(resumeHint(last, out));
+        throw error;
+      }
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}

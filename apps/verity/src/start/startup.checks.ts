@@ -1,0 +1,60 @@
+import { createServer } from 'node:net';
+import { StartupError, errnoCode } from '@verity/common';
+
+/** The oldest Node.js major Verity runs on: package.json's `engines.node` (a test keeps them equal). */
+export const MINIMUM_NODE_MAJOR = 20;
+
+/** Refuses a Node.js older than {@link MINIMUM_NODE_MAJOR} before anything else can fail obscurely. */
+export function assertSupportedNode(version: string = process.versions.node): void {
+  const major = Number.parseInt(version.split('.')[0] ?? '', 10);
+  if (major >= MINIMUM_NODE_MAJOR) return;
+  throw new StartupError(
+    'node_unsupported',
+    `Verity needs Node.js ${MINIMUM_NODE_MAJOR} or newer but this is Node.js ${version}: install a current LTS release from https://nodejs.org and run it again.`,
+  );
+}
+
+/** The one sentence for a failure to listen on HOST:PORT, or null for an unexpected error. */
+export function listenError(host: string, port: number, error: unknown): StartupError | null {
+  const code = errnoCode(error);
+  if (code === 'EADDRINUSE')
+    return new StartupError(
+      'port_in_use',
+      `Port ${port} on ${host} is already in use by another program: stop that program, or start Verity on a free port, e.g. PORT=${port === 65535 ? 8081 : port + 1} npm start.`,
+      { cause: error },
+    );
+  if (code === 'EACCES')
+    return new StartupError(
+      'port_unavailable',
+      `This user may not listen on port ${port} (ports below 1024 need privileges): set PORT to 1024 or above, e.g. PORT=8080 npm start.`,
+      { cause: error },
+    );
+  if (code === 'EADDRNOTAVAIL')
+    return new StartupError(
+      'port_unavailable',
+      `HOST ${host} is not an address of this machine: set HOST to one of its addresses, e.g. HOST=127.0.0.1 or HOST=0.0.0.0.`,
+      { cause: error },
+    );
+  return null;
+}
+
+/**
+ * Fails fast, before the database starts, when HOST:PORT cannot be listened on, and returns
+ * the port to listen on: PORT itself, or for PORT=0 a free port the kernel picks now, so that
+ * every address derived from it (the console's, its sign-in link) is known before the start.
+ * The real listen maps its own failure the same way ({@link listenError}): another program may
+ * take the port in between.
+ */
+export async function claimPort(host: string, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ host, port, exclusive: true }, () => {
+      const address = probe.address();
+      const chosen = typeof address === 'object' && address ? address.port : port;
+      probe.close(() => resolve(chosen));
+    });
+  }).catch((error: unknown) => {
+    throw listenError(host, port, error) ?? error;
+  });
+}

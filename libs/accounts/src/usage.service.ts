@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/** Calls and credits of one operation on one UTC day. */
+export interface UsageDay {
+  day: string;
+  operation: string;
+  calls: number;
+  credits: number;
+}
+
+/**
+ * Reads usage. The one place usage is read from: usage_hourly, rolled up in the transaction of
+ * each debit (ledger.sql.ts), so a 30-day chart reads at most 720 hours × operations × keys
+ * rows and never scans the ledger.
+ */
+@Injectable()
+export class UsageService {
+  constructor(private readonly db: DataSource) {}
+
+  /** The last `days` UTC days (today included), per day and operation; `keyId` filters. */
+  async daily(accountId: string, days: number, keyId: string | null = null): Promise<UsageDay[]> {
+    const rows = await this.db.query<
+      { day: string; operation: string; calls: string; credits: string }[]
+    >(
+      `SELECT to_char(date_trunc('day', hour AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, operation,
+              sum(calls) AS calls, sum(credits) AS credits
+       FROM usage_hourly
+       WHERE account_id = $1
+         AND hour >= (date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => $2 - 1)) AT TIME ZONE 'UTC'
+         AND ($3::uuid IS NULL OR key_id = $3::uuid)
+       GROUP BY 1, 2
+       ORDER BY 1, 2`,
+      [accountId, days, keyId],
+    );
+    return rows.map((r) => ({
+      day: r.day,
+      operation: r.operation,
+      calls: Number(r.calls),
+      credits: Number(r.credits),
+    }));
+  }
+}

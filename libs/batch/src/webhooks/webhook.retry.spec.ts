@@ -1,0 +1,13 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { webhookRetryDelayMs } from './webhook.retry';
+
+describe('webhookRetryDelayMs', () => {
+  it('doubles from 30 s and caps at 1 h', () => {
+    assert.deepEqual(
+      [1, 2, 3, 4, 8, 20].map(webhookRetryDelayMs),
+      [30_000, 60_000, 120_000, 240_000, 3_600_000, 3_600_000],
+    );
+    assert.throws(() => webhookRetryDelayMs(0), RangeError);
+  });
+});

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeWebStream } from 'node:stream/web';
+import type { BatchJob, BatchType } from '@verity/contracts/wire';
+import { BatchFailedError, BatchTimeoutError, ForbiddenError, VerityClientError } from './errors';
+import type { Transport } from './transport';
+import { multipartBody, type BatchFile } from './upload';
+
+/** The spec's reference-client defaults: poll every 3 s, give up after 600 s. */
+export const DEFAULT_POLL_INTERVAL_MS = 3_000;
+export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
+
+export interface BatchCreateParams {
+  type: BatchType;
+  file: BatchFile;
+  /** Receives a signed POST when the job ends (see `webhooks.verify`). */
+  webhookUrl?: string;
+  /** Sent as Idempotency-Key; one is generated when absent, so retries never create two jobs. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface BatchWaitOptions {
+  /** Between two polls; default 3,000. */
+  intervalMs?: number;
+  /** Give up (BatchTimeoutError) after this long; default 600,000. The job keeps running. */
+  timeoutMs?: number;
+  /** Called with the job after every poll, the last one included. */
+  onProgress?: (job: BatchJob) => void;
+  /** Stops waiting (rejects with the signal's reason); the job keeps running. */
+  signal?: AbortSignal;
+}
+
+export interface BatchDownloadOptions {
+  /** Stream the CSV into this file (written as `<to>.part`, renamed when complete). */
+  to?: string;
+  signal?: AbortSignal;
+}
+
+export interface BatchRunParams extends BatchCreateParams, Omit<BatchWaitOptions, 'signal'> {
+  /** Where to write the result CSV; without it the CSV is returned as a string. */
+  to?: string;
+  /** Called once the job exists, before waiting (e.g. to print its id). */
+  onCreated?: (job: BatchJob) => void;
+}
+
+/** A result file written to disk. */
+export interface DownloadedFile {
+  path: string;
+  bytes: number;
+}
+
+interface Clock {
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now: () => number;
+}
+
+/** Batch jobs: upload a CSV, poll it, download the result. */
+export class BatchResource {
+  constructor(
+    private readonly transport: Transport,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Uploads a single-column CSV (1 credit per row) and returns the queued job.
+   * @example const job = await verity.batch.create({ type: 'email', file: 'emails.csv' });
+   */
+  async create(params: BatchCreateParams): Promise<BatchJob> {
+    const fields: Record<string, string> = { type: params.type };
+    if (params.webhookUrl !== undefined) fields.webhook_url = params.webhookUrl;
+    return this.transport.json<BatchJob>({
+      method: 'POST',
+      url: '/v1/batch',
+      upload: await multipartBody(fields, params.file),
+      headers: { 'idempotency-key': params.idempotencyKey ?? randomUUID() },
+      // The Idempotency-Key makes a repeat return the same job, charged once.
+      idempotent: true,
+      signal: params.signal,
+    });
+  }
+
+  /**
+   * The job's current state; `result_url` is freshly signed when it is done.
+   * @example const { status, processed_rows } = await verity.batch.get('job_…');
+   */
+  get(id: string, options: { signal?: AbortSignal } = {}): Promise<BatchJob> {
+    return this.transport.json<BatchJob>({
+      method: 'GET',
+      url: `/v1/batch/${encodeURIComponent(id)}`,
+      idempotent: true,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Polls until the job is done and returns it; throws BatchFailedError when it fails and
+   * BatchTimeoutError after `timeoutMs`.
+   * @example const done = await verity.batch.wait(job.id, { onProgress: (j) => console.log(j.processed_rows) });
+   */
+  async wait(id: string, options: BatchWaitOptions = {}): Promise<BatchJob> {
+    const intervalMs = options.intervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+    const deadline = this.clock.now() + timeoutMs;
+    for (;;) {
+      const job = await this.get(id, { signal: options.signal });
+      options.onProgress?.(job);
+      if (job.status === 'done') return job;
+      if (job.status === 'failed') throw new BatchFailedError(job);
+      const left = deadline - this.clock.now();
+      if (left <= 0) throw new BatchTimeoutError(job, timeoutMs);
+      await this.clock.sleep(Math.min(intervalMs, left), options.signal);
+    }
+  }
+
+  /**
+   * Downloads the result CSV of a done job. An expired `result_url` (403) is renewed once by
+   * fetching the job again, as the spec says.
+   * @example await verity.batch.download(job, { to: 'results.csv' });
+   */
+  download(
+    job: BatchJob | string,
+    options: BatchDownloadOptions & { to: string },
+  ): Promise<DownloadedFile>;
+  download(job: BatchJob | string, options?: { signal?: AbortSignal }): Promise<string>;
+  async download(
+    jobOrId: BatchJob | string,
+    options: BatchDownloadOptions = {},
+  ): Promise<DownloadedFile | string> {
+    const { signal, to } = options;
+    const id = typeof jobOrId === 'string' ? jobOrId : jobOrId.id;
+    let job = typeof jobOrId === 'string' ? await this.get(id, { signal }) : jobOrId;
+    let renewed = typeof jobOrId === 'string';
+    for (;;) {
+      if (job.status !== 'done' || job.result_url === null) {
+        if (!renewed) {
+          [job, renewed] = [await this.get(id, { signal }), true];
+          continue;
+        }
+        throw new VerityClientError(`batch job ${id} is ${job.status}: there is no result yet`);
+      }
+      let answer;
+      try {
+        answer = await this.transport.send({
+          method: 'GET',
+          url: job.result_url,
+          anonymous: true,
+          idempotent: true,
+          headers: { accept: 'text/csv' },
+          signal,
+        });
+      } catch (error) {
+        if (!(error instanceof ForbiddenError) || renewed) throw error;
+        [job, renewed] = [await this.get(id, { signal }), true];
+        continue;
+      }
+      try {
+        if (to === undefined) return await answer.response.text();
+        return await writeFile(answer.response, to, signal);
+      } finally {
+        answer.release();
+      }
+    }
+  }
+
+  /**
+   * create + wait + download in one call.
+   * @example const { job, path } = await verity.batch.run({ type: 'email', file: 'emails.csv', to: 'results.csv' });
+   */
+  run(params: BatchRunParams & { to: string }): Promise<{ job: BatchJob } & DownloadedFile>;
+  run(params: BatchRunParams): Promise<{ job: BatchJob; csv: string }>;
+  async run(
+    params: BatchRunParams,
+  ): Promise<({ job: BatchJob } & DownloadedFile) | { job: BatchJob; csv: string }> {
+    const created = await this.create(params);
+    params.onCreated?.(created);
+    const job = await this.wait(created.id, params);
+    const { signal, to } = params;
+    if (to !== undefined) return { job, ...(await this.download(job, { to, signal })) };
+    return { job, csv: await this.download(job, { signal }) };
+  }
+}
+
+async function writeFile(
+  response: Response,
+  to: string,
+  signal: AbortSignal | undefined,
+): Promise<DownloadedFile> {
+  if (response.body === null) throw new VerityClientError('download answered without a body');
+  const partial = `${to}.part`;
+  try {
+    await pipeline(
+      Readable.fromWeb(response.body as NodeWebStream<Uint8Array>),
+      createWriteStream(partial),
+      { signal },
+    );
+    await rename(partial, to);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+  return { path: to, bytes: (await stat(to)).size };
+}

@@ -1,0 +1,43 @@
+// Account-level answers: GET /v1/ping and the key management routes. Plain types (no zod) so
+// the client SDK can ship them; responses.ts checks its schemas against them.
+
+import type { VerifyResult } from './results';
+
+/** GET /v1/ping: the key's account, its own name and the credits left (free). */
+export interface PingResponse {
+  account: { id: string; name: string };
+  key: { id: string; name: string };
+  credits_remaining: number;
+  credits_used: 0;
+}
+
+/** A key as GET /v1/keys lists it: never its value. */
+export interface ApiKey {
+  id: string;
+  name: string;
+  /** First characters of the key, enough to recognise it. */
+  hint: string;
+  created_at: string;
+  rotated_at: string | null;
+  /** Last authenticated call; recorded about once a minute, so it may lag by a minute. */
+  last_used_at: string | null;
+}
+
+/** A key with its value: the answer of create and rotate, the only time the value is shown. */
+export interface IssuedApiKey extends ApiKey {
+  key: string;
+}
+
+/** One line of `POST /v1/verify?explain=true`: `points` > 0 adds risk, < 0 is credit. */
+export interface ExplainedReason {
+  code: string;
+  description: string;
+  points: number;
+  signal: 'email' | 'phone' | 'ip' | 'cross';
+}
+
+/** `POST /v1/verify?explain=true`: the default shape plus the base score and its reasons. */
+export interface ExplainedVerifyResult extends VerifyResult {
+  fraud_base: number;
+  reasons: ExplainedReason[];
+}

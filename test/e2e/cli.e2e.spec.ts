@@ -1,0 +1,374 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { BatchJobsService } from '@verity/batch';
+import { startTestStack, type TestStack } from '@verity/testing';
+import { IngestModule } from '../../apps/ingest/src/ingest.module';
+import { ScorerModule } from '../../apps/scorer/src/scorer.module';
+import { eventually } from './batch-helpers';
+
+const REPO = resolve(__dirname, '../../..');
+const BIN = join(REPO, 'bin/verity.js');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `verity ...` without a terminal (pipes), as a script or CI job would. */
+function cli(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { PATH: process.env.PATH ?? '', ...env }, cwd: REPO },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function tmux(socket: string, ...args: string[]): Promise<string> {
+  return new Promise((done, fail) =>
+    execFile('tmux', ['-L', socket, ...args], (error, stdout) =>
+      error ? fail(new Error(`tmux ${args[0]}: ${error.message}`)) : done(stdout),
+    ),
+  );
+}
+
+/**
+ * `verity ...` in a real pseudo-terminal: a detached tmux pane (what a person sees) running
+ * it under `script`, which records the raw bytes written to the terminal.
+ */
+class Terminal {
+  private readonly socket = `verity-cli-test-${process.pid}-${randomBytes(4).toString('hex')}`;
+
+  private constructor(readonly rawLog: string) {}
+
+  static async start(args: string[], env: Record<string, string>, dir: string): Promise<Terminal> {
+    const term = new Terminal(join(dir, `raw-${randomBytes(4).toString('hex')}.log`));
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(' ');
+    const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+    const shell = `cd '${dir}' && env ${exports} script -qefc "${command}" '${term.rawLog}'; echo "[exit $?]"; sleep 600`;
+    await tmux(term.socket, 'new-session', '-d', '-s', 'cli', '-x', '110', '-y', '24', shell);
+    return term;
+  }
+
+  screen(): Promise<string> {
+    return tmux(this.socket, 'capture-pane', '-p', '-t', 'cli');
+  }
+
+  async waitFor(pattern: RegExp, what: string): Promise<string> {
+    return eventually(
+      async () => {
+        const text = await this.screen();
+        return pattern.test(text) ? text : undefined;
+      },
+      what,
+      120_000,
+    );
+  }
+
+  async exitCode(): Promise<number> {
+    const screen = await this.waitFor(/\[exit \d+\]/, 'the command to end');
+    return Number(/\[exit (\d+)\]/.exec(screen)![1]);
+  }
+
+  pressCtrlC(): Promise<string> {
+    return tmux(this.socket, 'send-keys', '-t', 'cli', 'C-c');
+  }
+
+  raw(): Promise<string> {
+    return readFile(this.rawLog, 'utf8');
+  }
+
+  close(): Promise<string> {
+    return tmux(this.socket, 'kill-server').catch(() => '');
+  }
+}
+
+describe('the verity command (API client)', () => {
+  let stack: TestStack;
+  let idle: TestStack;
+  let dir: string;
+  let env: Record<string, string>;
+  let emails: string;
+  const secrets: string[] = [];
+
+  before(async () => {
+    // `stack` processes batch jobs; on `idle` they stay queued (no splitter), for Ctrl-C,
+    // timeouts and the active-job limit.
+    [stack, idle] = await Promise.all([
+      startTestStack({
+        env: { RATE_LIMIT_PER_SECOND: '10000', RATE_LIMIT_BURST: '10000', BATCH_CHUNK_ROWS: '250' },
+        modules: [IngestModule, ScorerModule],
+      }),
+      startTestStack({ env: { BATCH_MAX_ACTIVE_JOBS: '1' } }),
+    ]);
+    const { apiKey } = await stack.account(100_000, 'cli');
+    secrets.push(apiKey);
+    env = { VERITY_API_KEY: apiKey, VERITY_URL: stack.client.baseUrl };
+    dir = await mkdtemp(join(tmpdir(), 'verity-cli-'));
+    emails = join(dir, 'emails.csv');
+    await writeFile(
+      emails,
+      Array.from({ length: 5_000 }, (_, i) => `person${i}@example.com\n`),
+    );
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await Promise.all([stack.close(), idle.close()]);
+  });
+
+  /** An account on `idle` and its environment. */
+  async function idleAccount(credits = 10_000) {
+    const { apiKey, accountId } = await idle.account(credits, 'idle');
+    secrets.push(apiKey);
+    return { accountId, env: { VERITY_API_KEY: apiKey, VERITY_URL: idle.client.baseUrl } };
+  }
+
+  function neverEchoesKey(run: Run | string): void {
+    const text = typeof run === 'string' ? run : run.stdout + run.stderr;
+    for (const key of secrets) assert.ok(!text.includes(key), 'the API key was printed');
+  }
+
+  it('batch run on a terminal redraws one progress bar in place and ends at 100 %', async (t) => {
+    const term = await Terminal.start(
+      ['batch', 'run', emails, '--type', 'email', '--out', 'out.csv', '--interval', '0.1'],
+      env,
+      dir,
+    );
+    try {
+      assert.equal(await term.exitCode(), 0, await term.screen());
+      const screen = await term.screen();
+      const bars = screen.split('\n').filter((line) => line.includes('█') || line.includes('░'));
+      assert.equal(bars.length, 1, screen);
+      assert.match(bars[0], /^\[█{10,}\] 100% {2}5,000\/5,000 rows {2}[\d,]+ rows\/s {2}done/);
+      assert.match(screen, /out\.csv {2}\(5,000 rows, [\d,]+ bytes\)/);
+      // The raw bytes: every frame starts with CR + erase-line, with no newline in between.
+      const raw = await term.raw();
+      const frames = raw.split('\r\x1b[2K').slice(1);
+      assert.ok(frames.length >= 2, `only ${frames.length} frame(s)`);
+      for (const frame of frames.slice(0, -1))
+        assert.ok(!frame.includes('\n'), JSON.stringify(frame));
+      assert.match(frames[0], /^\[░+\] +0% {2}0\/5,000 rows/);
+      neverEchoesKey(raw);
+      const result = (await readFile(join(dir, 'out.csv'), 'utf8')).split('\n');
+      assert.equal(result.length, 5_002);
+      t.diagnostic(`a frame while running: ${frames[Math.floor(frames.length / 2)].trimEnd()}`);
+      t.diagnostic(`the last frame: ${bars[0].trimEnd()}`);
+    } finally {
+      await term.close();
+    }
+  });
+
+  it('Ctrl-C stops waiting, prints the job id and how to resume, and leaves the job running', async () => {
+    const account = await idleAccount();
+    const term = await Terminal.start(
+      ['batch', 'run', emails, '--type', 'email', '--out', 'later.csv', '--interval', '0.1'],
+      account.env,
+      dir,
+    );
+    try {
+      await term.waitFor(/0\/5,000 rows/, 'the progress bar');
+      await term.pressCtrlC();
+      assert.equal(await term.exitCode(), 130);
+      const screen = await term.screen();
+      const id = /job (job_[0-9a-f]{32}) keeps running/.exec(screen)?.[1];
+      assert.ok(id, screen);
+      assert.match(screen, new RegExp(`verity batch get ${id}`));
+      assert.match(screen, new RegExp(`verity batch download ${id} --out later\\.csv`));
+      const job = await idle.client.withKey(account.env.VERITY_API_KEY).get(`/v1/batch/${id}`);
+      assert.equal(job.body.status, 'queued');
+    } finally {
+      await term.close();
+    }
+  });
+
+  it('without a terminal: one plain line per poll on stderr, --json on stdout', async () => {
+    const run = await cli(
+      [
+        'batch',
+        'run',
+        emails,
+        '--type',
+        'email',
+        '--out',
+        join(dir, 'plain.csv'),
+        '--interval',
+        '0.1',
+        '--json',
+      ],
+      env,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const { job, path, bytes } = JSON.parse(run.stdout);
+    assert.equal(job.status, 'done');
+    assert.equal(path, join(dir, 'plain.csv'));
+    assert.equal(bytes, (await readFile(path)).length);
+    const lines = run.stderr.trim().split('\n');
+    for (const line of lines)
+      assert.match(
+        line,
+        new RegExp(`^${job.id} (queued|processing|done) \\d+% [\\d,]+/5,000 rows`),
+      );
+    assert.match(lines.at(-1)!, / done 100% 5,000\/5,000 rows .* done$/);
+    assert.ok(!run.stderr.includes('\r'));
+    neverEchoesKey(run);
+  });
+
+  it('every command answers, in JSON with --json and readable text without', async () => {
+    const json = async (...args: string[]) => {
+      const run = await cli([...args, '--json'], env);
+      assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);
+      neverEchoesKey(run);
+      return JSON.parse(run.stdout);
+    };
+    assert.equal((await json('ping')).credits_used, 0);
+    assert.equal((await json('email', 'jane.doe@example.com')).valid_syntax, true);
+    assert.equal((await json('phone', '07400 123456', '--country', 'GB')).e164, '+447400123456');
+    assert.equal((await json('ip', '8.8.8.8')).input, '8.8.8.8');
+    const verdict = await json(
+      'verify',
+      '--email',
+      'jane.doe@example.com',
+      '--ip',
+      '8.8.8.8',
+      '--explain',
+    );
+    assert.ok(Array.isArray(verdict.reasons));
+    const created = await json('keys', 'create', 'ci');
+    assert.match(created.key, /^vrt_live_/);
+    secrets.push(created.key);
+    assert.ok((await json('keys', 'list')).data.some((k: { id: string }) => k.id === created.id));
+    const rotated = await json('keys', 'rotate', created.id);
+    secrets.push(rotated.key);
+    assert.deepEqual(await json('keys', 'delete', created.id), { deleted: created.id });
+
+    const small = join(dir, 'small.csv');
+    await writeFile(small, '1.1.1.1\n8.8.8.8\n');
+    const run = await json(
+      'batch',
+      'run',
+      small,
+      '--type',
+      'ip',
+      '--out',
+      join(dir, 'small-out.csv'),
+      '--interval',
+      '0.1',
+    );
+    assert.equal((await json('batch', 'get', run.job.id)).status, 'done');
+    const again = await json('batch', 'download', run.job.id, '--out', join(dir, 'again.csv'));
+    assert.equal(await readFile(again.path, 'utf8'), await readFile(run.path, 'utf8'));
+
+    const human = await cli(['email', 'jane.doe@example.com'], env);
+    assert.equal(human.code, 0);
+    assert.match(human.stdout, /^input +jane\.doe@example\.com$/m);
+    assert.match(human.stdout, /^deliverability +\w+$/m);
+  });
+
+  it('exit codes follow the documented table', async () => {
+    const code = async (args: string[], runEnv = env) => {
+      const run = await cli(args, runEnv);
+      neverEchoesKey(run);
+      return run.code;
+    };
+    assert.equal(await code(['ping']), 0);
+    // 2: usage
+    assert.equal(await code(['email']), 2);
+    assert.equal(await code(['batch', 'run', emails, '--type', 'fax']), 2);
+    assert.equal(await code(['ping', '--bogus']), 2);
+    assert.equal(await code(['ping'], { VERITY_URL: stack.client.baseUrl }), 2);
+    // 3: refused (422, 404)
+    assert.equal(await code(['ip', 'not-an-ip']), 3);
+    assert.equal(await code(['batch', 'get', 'job_ffffffffffffffffffffffffffffffff']), 3);
+    // 4: unauthorized
+    assert.equal(await code(['ping', '--key', 'vrt_live_' + 'x'.repeat(24)]), 4);
+    // 5: insufficient credits
+    const broke = await stack.account(0, 'broke');
+    secrets.push(broke.apiKey);
+    assert.equal(await code(['email', 'a@example.com', '--key', broke.apiKey]), 5);
+    // 6: rate limited (the active-job limit), retries off
+    const busy = await idleAccount();
+    await idle.app.get(BatchJobsService).create({
+      id: `job_${randomBytes(16).toString('hex')}`,
+      accountId: busy.accountId,
+      keyId: null,
+      type: 'email',
+      totalRows: 1,
+      uploadKey: 'uploads/none.csv',
+      webhookUrl: null,
+      baseUrl: null,
+      idempotencyKey: null,
+      requestHash: null,
+    });
+    assert.equal(
+      await code(['batch', 'run', emails, '--type', 'email', '--retries', '0'], busy.env),
+      6,
+    );
+    // 7: unavailable (503 after retries; no server at all)
+    assert.equal(await code(['phone', '+447400123456', '--hlr', '--retries', '0']), 7);
+    assert.equal(await code(['ping', '--url', 'http://127.0.0.1:9', '--retries', '0']), 7);
+    // 8: the job failed
+    const failing = await stack.account(10, 'failing');
+    secrets.push(failing.apiKey);
+    const jobs = stack.app.get(BatchJobsService);
+    const failed = `job_${randomBytes(16).toString('hex')}`;
+    await jobs.create({
+      id: failed,
+      accountId: failing.accountId,
+      keyId: null,
+      type: 'email',
+      totalRows: 2,
+      uploadKey: `uploads/${failed}.csv`,
+      webhookUrl: null,
+      baseUrl: null,
+      idempotencyKey: null,
+      requestHash: null,
+    });
+    await jobs.fail(failed, 'test');
+    assert.equal(
+      await code([
+        'batch',
+        'download',
+        failed,
+        '--key',
+        failing.apiKey,
+        '--out',
+        join(dir, 'failed.csv'),
+      ]),
+      8,
+    );
+    // 9: waiting timed out (the job stays queued on `idle`)
+    const slow = await idleAccount();
+    assert.equal(
+      await code(
+        [
+          'batch',
+          'run',
+          emails,
+          '--type',
+          'email',
+          '--timeout',
+          '0.3',
+          '--interval',
+          '0.1',
+          '--out',
+          join(dir, 'never.csv'),
+        ],
+        slow.env,
+      ),
+      9,
+    );
+  });
+});
