@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
-  CreditsService,
+  CreditLeases,
   LedgerReader,
   UsageService,
   type LedgerPage,
@@ -30,7 +30,7 @@ function pageSize(raw: string | undefined): number {
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleAccountController {
   constructor(
-    private readonly credits: CreditsService,
+    private readonly credits: CreditLeases,
     private readonly usage: UsageService,
     private readonly ledger: LedgerReader,
     private readonly jobs: BatchJobRepository,

@@ -1,6 +1,6 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AccountsService, CreditsService, type Principal } from '@verity/accounts';
+import { AccountsService, CreditLeases, type Principal } from '@verity/accounts';
 import { pingResponseSchema } from '@verity/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
@@ -13,7 +13,7 @@ import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 export class PingController {
   constructor(
     private readonly accounts: AccountsService,
-    private readonly credits: CreditsService,
+    private readonly credits: CreditLeases,
   ) {}
 
   @Get('ping')
