@@ -5,7 +5,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, startTestStack, TestClient, type TestStack } from '@verity/testing';
+import {
+  freePort,
+  leasesAtRest,
+  startTestStack,
+  TestClient,
+  type TestStack,
+} from '@verity/testing';
 
 /** Leases for every balance, settled ten times a second: the lease path is what runs here. */
 const LEASES = {
@@ -33,14 +39,10 @@ async function accountState(stack: TestStack, accountId: string) {
   };
 }
 
-/** Waits until every lease of the account is settled and closed (idle leases close by themselves). */
+/** The account once every lease is settled and closed. */
 async function atRest(stack: TestStack, accountId: string) {
-  for (let i = 0; i < 600; i++) {
-    const state = await accountState(stack, accountId);
-    if (state.open === 0) return state;
-    await sleep(50);
-  }
-  throw new Error('leases of the account never closed');
+  await leasesAtRest(stack.dataSource, accountId);
+  return accountState(stack, accountId);
 }
 
 async function usageByKeyAndOperation(stack: TestStack, accountId: string) {

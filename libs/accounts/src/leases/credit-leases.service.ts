@@ -138,6 +138,15 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
+   * Settles what this instance spent of the account now instead of at the next interval, so a
+   * page that reads usage from the database right after calls served here shows them.
+   */
+  async settleNow(accountId: string): Promise<void> {
+    const lease = this.leases.get(accountId);
+    if (lease) await this.settle(accountId, lease, false);
+  }
+
+  /**
    * A direct debit found the balance short: when other instances' leases hold credits of the
    * account, asks them to give them back and waits (at most CREDIT_LEASE_RECLAIM_WAIT_MS) until
    * one has. Resolves true when the caller should try its debit once more. Concurrent calls of
