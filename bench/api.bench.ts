@@ -1,5 +1,5 @@
 // `npm run bench:api`: POST /v1/email/validate through the whole Verity API (key auth, token
-// bucket, credit debit on real PostgreSQL, metrics, access log) against a bare Fastify server,
+// bucket, credits from a lease on real PostgreSQL, metrics, access log) against a bare Fastify server,
 // both in child processes while this process runs the load generator (autocannon).
 // `node dist/bench/api.bench.js --profile` instead profiles one saturated Verity run with
 // --cpu-prof and prints where the time goes.
@@ -133,7 +133,7 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
   console.log(
     `verity: NODE_ENV=production, LOG_LEVEL=info (pino access log on, one line per request, written to the file ${logOn}), ` +
       `rate limit ${RATE_LIMIT}/s burst ${RATE_LIMIT} (token bucket still runs on every request, never refuses), ` +
-      `account with 1e9 credits (every call debits 1 credit in PostgreSQL), DNS from a loopback server`,
+      `account with 1e9 credits (every call pays 1 credit, from the instance's credit lease: docs/credits.md), DNS from a loopback server`,
   );
   console.log('bare: Fastify, no logger, POST /echo returns the parsed JSON body');
   const servers: ChildServer[] = [];

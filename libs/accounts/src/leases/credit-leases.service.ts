@@ -268,7 +268,8 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
       }
       const idle =
         lease.idleTicks * this.config.CREDIT_LEASE_SETTLE_MS >= this.config.CREDIT_LEASE_IDLE_MS;
-      const letGo = stopping || lease.draining || idle;
+      const asked = lease.draining;
+      const letGo = stopping || asked || idle;
       const release = letGo ? lease.remaining : 0;
       const close = letGo && lease.inFlight === 0;
       const fresh = Date.now() - lease.lastSettled < this.config.CREDIT_LEASE_EXPIRY_MS / 3;
@@ -290,7 +291,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
           lease.leaseId = null;
           lease.draining = false;
         }
-        if (release > 0 && lease.directUntil > Date.now()) await this.announceReleased(accountId);
+        if (asked && release > 0) await this.announceReleased(accountId);
       } catch (error) {
         for (const u of usage) addUsage(lease.usage, u);
         lease.remaining += release;
