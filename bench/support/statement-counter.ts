@@ -8,10 +8,10 @@ let statements = 0;
  * connects. pg_stat_statements would need a server setting the shared PostgreSQL does not have.
  */
 export function countStatements(): () => number {
-  const query = Client.prototype.query;
-  Client.prototype.query = function (this: Client, ...args: unknown[]) {
+  const query = Reflect.get(Client.prototype, 'query') as (...args: unknown[]) => unknown;
+  Reflect.set(Client.prototype, 'query', function (this: Client, ...args: unknown[]) {
     statements++;
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
+    return query.apply(this, args);
+  });
   return () => statements;
 }
