@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  ADMIN_TOKEN,
   freePort,
   leasesAtRest,
   startTestStack,
@@ -176,6 +177,20 @@ describe('credit leases: two API instances on one database', () => {
       (await a.client.withKey(apiKey).get('/v1/ping')).body.credits_remaining,
       5_000 - spent,
     );
+  });
+
+  it('a top-up on one instance pays the next call on the other at once', async () => {
+    const { accountId, apiKey } = await a.account(2);
+    const onB = b.client.withKey(apiKey);
+    assert.equal((await onB.post('/v1/verify', { ip: '8.8.8.8' })).status, 402);
+    const topUp = await a.client.post(
+      `/admin/accounts/${accountId}/credits`,
+      { amount: 5_000 },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
+    assert.equal(topUp.status, 200);
+    assert.equal((await onB.post('/v1/verify', { ip: '8.8.8.8' })).status, 200);
+    assert.equal((await onB.get('/v1/ping')).body.credits_remaining, 5_002 - 3);
   });
 
   it('ping counts what this instance spent and has not settled yet', async () => {

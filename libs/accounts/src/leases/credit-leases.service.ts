@@ -244,6 +244,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
         lease.directUntil = Date.now() + DIRECT_TICKS * this.config.CREDIT_LEASE_SETTLE_MS;
         return;
       }
+      if (lease.leaseId !== null && lease.leaseId !== leaseId) this.lost(lease);
       lease.leaseId = leaseId;
       lease.remaining += granted;
       lease.lastSettled = Date.now();
@@ -281,11 +282,8 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
         const settled = await settleLease(this.db, leaseId, this.instance, usage, release, close);
         lease.lastSettled = Date.now();
         if (!settled) {
-          // Recovered by another instance after it expired: what it held is back in the
-          // balance, and these calls go unbilled (the bound in docs/credits.md).
-          const unbilled = usage.reduce((sum, u) => sum + u.credits, 0);
-          this.logger.warn(`credit lease ${leaseId} was recovered; ${unbilled} credits unbilled`);
-          lease.remaining = 0;
+          for (const u of usage) addUsage(lease.usage, u);
+          this.lost(lease);
         }
         if (!settled || close) {
           lease.leaseId = null;
@@ -298,6 +296,19 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
         this.logger.warn(`credit lease settle failed, retrying: ${String(error)}`);
       }
     });
+  }
+
+  /**
+   * Another instance recovered this lease after it expired (this instance stalled): what it
+   * held is back in the balance, so its remaining credits are gone and the calls not settled
+   * go unbilled (the bound in docs/credits.md).
+   */
+  private lost(lease: LocalLease): void {
+    let unbilled = 0;
+    for (const u of lease.usage.values()) unbilled += u.credits;
+    this.logger.warn(`credit lease ${lease.leaseId} was recovered; ${unbilled} credits unbilled`);
+    lease.usage = new Map();
+    lease.remaining = 0;
   }
 
   private async announceReleased(accountId: string): Promise<void> {
