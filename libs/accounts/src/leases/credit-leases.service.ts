@@ -130,11 +130,18 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
    * settle are not subtracted (at most one settle interval of theirs).
    */
   async balance(accountId: string): Promise<number> {
-    const balance = await this.credits.balance(accountId);
-    let unsettled = 0;
-    for (const usage of this.leases.get(accountId)?.usage.values() ?? [])
-      unsettled += usage.credits;
-    return balance - unsettled;
+    const lease = this.leases.get(accountId);
+    if (!lease) return this.credits.balance(accountId);
+    // Read between two settles of the lease, never during one (its spends would count twice
+    // or not at all).
+    let available = 0;
+    await this.serial(lease, async () => {
+      const balance = await this.credits.balance(accountId);
+      let unsettled = 0;
+      for (const usage of lease.usage.values()) unsettled += usage.credits;
+      available = balance - unsettled;
+    });
+    return available;
   }
 
   /**
