@@ -1,5 +1,5 @@
 // `npm run bench:api`: POST /v1/email/validate through the whole Verity API (key auth, token
-// bucket, credit debit on real PostgreSQL, metrics, access log) against a bare Fastify server,
+// bucket, credits from a lease on real PostgreSQL, metrics, access log) against a bare Fastify server,
 // both in child processes while this process runs the load generator (autocannon).
 // `node dist/bench/api.bench.js --profile` instead profiles one saturated Verity run with
 // --cpu-prof and prints where the time goes.
@@ -12,6 +12,7 @@ import { startChildServer, type ChildServer } from './support/child-server';
 import { withCpu } from './support/cpu-usage';
 import { API_CATEGORIES, summariseCpuProfile } from './support/cpu-profile.summary';
 import { formatLoad, runLoad, type LoadResult } from './support/load';
+import { formatLockWaits, withLockWaits } from './support/lock-waits';
 import { runPacedLoad } from './support/paced-load';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -32,11 +33,17 @@ function verityEnv(databaseUrl: string, metrics: boolean): Record<string, string
   };
 }
 
-function verityLoad(server: ChildServer, label: string, durationS: number, overallRate?: number) {
+function verityLoad(
+  server: ChildServer,
+  label: string,
+  durationS: number,
+  overallRate?: number,
+  connections = CONNECTIONS,
+) {
   return runLoad({
     label,
     url: `http://127.0.0.1:${server.port}/v1/email/validate`,
-    connections: CONNECTIONS,
+    connections,
     durationS,
     headers: { 'x-api-key': server.apiKey ?? '' },
     bodies: BODIES,
@@ -126,7 +133,7 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
   console.log(
     `verity: NODE_ENV=production, LOG_LEVEL=info (pino access log on, one line per request, written to the file ${logOn}), ` +
       `rate limit ${RATE_LIMIT}/s burst ${RATE_LIMIT} (token bucket still runs on every request, never refuses), ` +
-      `account with 1e9 credits (every call debits 1 credit in PostgreSQL), DNS from a loopback server`,
+      `account with 1e9 credits (every call pays 1 credit, from the instance's credit lease: docs/credits.md), DNS from a loopback server`,
   );
   console.log('bare: Fastify, no logger, POST /echo returns the parsed JSON body');
   const servers: ChildServer[] = [];
@@ -155,12 +162,18 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
     await bareLoad(bare, 'warm-up', WARMUP_S);
     const bareSat = await measured(bare, () => bareLoad(bare, 'bare fastify echo', DURATION_S));
     await verityLoad(on, 'warm-up', WARMUP_S);
+    const statementsBefore = await on.statements();
     const onSat = await measured(on, () =>
       verityLoad(on, 'verity POST /v1/email/validate (metrics on)', DURATION_S),
     );
+    const statements = (await on.statements()) - statementsBefore;
     const ratio = onSat.reqPerSec / bareSat.reqPerSec;
     console.log(
       `ratio verity/bare: ${ratio.toFixed(3)} (target >= 0.5) ${ratio >= 0.5 ? 'MET' : 'NOT MET'}`,
+    );
+    const perThousand = (statements / onSat.requests) * 1000;
+    console.log(
+      `database statements per 1,000 successful calls: ${perThousand.toFixed(2)} (${statements} statements for ${onSat.requests} calls, counted by a wrapper around pg's Client.query in the server) (target <= 5) ${perThousand <= 5 ? 'MET' : 'NOT MET'}`,
     );
 
     console.log('\n# verity at half its saturating rate');
@@ -220,6 +233,35 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
       `throughput cost of metrics: ${cost.toFixed(1)}% (target < 5%) ${cost < 5 ? 'MET' : 'NOT MET'}; ` +
         `run-to-run spread of one configuration ${noise.toFixed(1)}%` +
         (Math.abs(cost) < noise ? ' (the difference is within the noise)' : ''),
+    );
+    console.log(
+      '\n# one account, two API processes vs one (same load generator, same total connections, one account)',
+    );
+    const one = await withLockWaits(databaseUrl, () =>
+      measured(on, () => verityLoad(on, '1 process', DURATION_S)),
+    );
+    console.log(`  ${formatLockWaits(one.waits)}`);
+    const second = await startChildServer({
+      script: 'verity-server.child.js',
+      env: { ...verityEnv(databaseUrl, true), BENCH_API_KEY: on.apiKey ?? '' },
+      stdoutPath: '/dev/null',
+    });
+    servers.push(second);
+    await verityLoad(second, 'warm-up', WARMUP_S);
+    const split = Math.max(1, Math.floor(CONNECTIONS / 2));
+    const two = await withLockWaits(databaseUrl, () =>
+      Promise.all([
+        verityLoad(on, '2 processes: first', DURATION_S, undefined, split),
+        verityLoad(second, '2 processes: second', DURATION_S, undefined, CONNECTIONS - split),
+      ]),
+    );
+    for (const r of two.result) check(r);
+    console.log(`  ${formatLockWaits(two.waits)}`);
+    const twoRps = two.result[0].reqPerSec + two.result[1].reqPerSec;
+    const scale = twoRps / one.result.reqPerSec;
+    console.log(
+      `two processes ${Math.round(twoRps)} req/s vs one ${Math.round(one.result.reqPerSec)} req/s: ${scale.toFixed(2)}x (target: no drop, >= 1.00 within noise) ${scale >= 0.95 ? 'MET' : 'NOT MET'}; ` +
+        `both processes share the same ${cpus().length} cores with the load generator, so the CPU share is the same`,
     );
     console.log(
       `\naccess logs: metrics-on instance ${await countLogLines(logOn)}; metrics-off instance ${await countLogLines(logOff)}`,

@@ -1,13 +1,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { isServerReady, type ServerReady } from './server-protocol';
+import { isServerReady, isStatsReply, type ServerReady } from './server-protocol';
 
 /** A benchmark server running in its own process. */
 export interface ChildServer {
   pid: number;
   port: number;
   apiKey: string | undefined;
+  /** SQL statements the child has sent so far (Verity children only). */
+  statements(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,16 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
         pid: child.pid ?? -1,
         port: ready.port,
         apiKey: ready.apiKey,
+        statements: () =>
+          new Promise<number>((answer) => {
+            const onStats = (reply: unknown) => {
+              if (!isStatsReply(reply)) return;
+              child.off('message', onStats);
+              answer(reply.statements);
+            };
+            child.on('message', onStats);
+            child.send({ type: 'stats' });
+          }),
         async stop() {
           if (child.exitCode !== null) return;
           child.send({ type: 'stop' });

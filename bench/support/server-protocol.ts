@@ -26,3 +26,24 @@ export function isServerReady(message: unknown): message is ServerReady {
     (message as { type?: unknown }).type === 'ready'
   );
 }
+
+/** The parent asks a Verity child how many SQL statements it has sent so far. */
+export interface StatsRequest {
+  type: 'stats';
+}
+
+/** The answer: statements sent to PostgreSQL since the child started (every pool client). */
+export interface StatsReply {
+  type: 'stats';
+  statements: number;
+}
+
+export function isStatsRequest(message: unknown): message is StatsRequest {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { type?: unknown }).type === 'stats'
+  );
+}
+
+export const isStatsReply = isStatsRequest as (message: unknown) => message is StatsReply;

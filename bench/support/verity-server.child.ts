@@ -11,7 +11,10 @@ import { createMetrics } from '@verity/observability';
 import { buildEngines, createLogger, openDatabaseRuntime } from '@verity/platform';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 import { BENCH_DOMAINS } from './bench-inputs';
-import { isServerStop, type ServerReady } from './server-protocol';
+import { isServerStop, isStatsRequest, type ServerReady, type StatsReply } from './server-protocol';
+import { countStatements } from './statement-counter';
+
+const statements = countStatements();
 
 async function main(): Promise<void> {
   // Every domain the benchmark mails resolves on 127.0.0.1: nothing leaves the machine.
@@ -41,11 +44,18 @@ async function main(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  // BENCH_API_KEY: serve an account another instance created (two instances, one account).
   const credits = Number(process.env.BENCH_CREDITS ?? 1_000_000_000);
-  const account = await app.get(AccountsService).create(`bench-${process.pid}`, credits);
+  const apiKey =
+    process.env.BENCH_API_KEY ??
+    (await app.get(AccountsService).create(`bench-${process.pid}`, credits)).api_key;
 
   let stopping = false;
   process.on('message', (message) => {
+    if (isStatsRequest(message)) {
+      process.send?.({ type: 'stats', statements: statements() } satisfies StatsReply);
+      return;
+    }
     if (!isServerStop(message) || stopping) return;
     stopping = true;
     void (async () => {
@@ -57,7 +67,7 @@ async function main(): Promise<void> {
       process.exit(0);
     })();
   });
-  process.send?.({ type: 'ready', port, apiKey: account.api_key } satisfies ServerReady);
+  process.send?.({ type: 'ready', port, apiKey } satisfies ServerReady);
 }
 
 main().catch((error: unknown) => {

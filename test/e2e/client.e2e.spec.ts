@@ -448,10 +448,12 @@ describe('@verity/client against the embedded server', () => {
     );
     assert.deepEqual(sleeps, [1_000, 2_000, 4_000]);
 
+    // An account this instance holds no credit lease of yet: its first call writes the ledger.
+    const fresh = await stack.account(5_000, 'fresh');
     await stack.dataSource.query('ALTER TABLE credit_ledger RENAME TO credit_ledger_gone');
     try {
       const internal = await check(
-        verity.email.validate('a@example.com'),
+        client({ apiKey: fresh.apiKey }).email.validate('a@example.com'),
         InternalError,
         500,
         'internal_error',

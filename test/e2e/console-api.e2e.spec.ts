@@ -4,7 +4,13 @@ import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { ApiKeysService, KeyActivityRecorder } from '@verity/accounts';
-import { ADMIN_TOKEN, ConsoleClient, startTestStack, type TestStack } from '@verity/testing';
+import {
+  ADMIN_TOKEN,
+  ConsoleClient,
+  leasesAtRest,
+  startTestStack,
+  type TestStack,
+} from '@verity/testing';
 
 const run = promisify(execFile);
 const bearer = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -82,6 +88,8 @@ describe('console API: usage, sessions, CSRF, throttling, tenancy', () => {
       // HLR is not configured: charged, then refunded (a 503 costs nothing).
       client.post('/v1/phone/validate', { phone: '+14155552671', hlr: true }),
     ]);
+    // The calls are paid from this instance's credit lease: at rest it is settled and closed.
+    await leasesAtRest(stack.dataSource, accountId);
     const after = await sums(stack, accountId);
     assert.equal(before.balance - after.balance, 20 + 7 + 9);
     assert.equal(after.usageCredits, after.ledgerSpent);
@@ -89,20 +97,15 @@ describe('console API: usage, sessions, CSRF, throttling, tenancy', () => {
     assert.equal(after.usageCalls, 30);
     const perKey = await stack.dataSource.query(
       `SELECT k.name, u.operation, sum(u.calls)::int AS calls FROM usage_hourly u
-       JOIN api_keys k ON k.id = u.key_id WHERE u.account_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+       JOIN api_keys k ON k.id = u.key_id WHERE u.account_id = $1 GROUP BY 1, 2
+       HAVING sum(u.calls) <> 0 ORDER BY 1, 2`,
       [accountId],
     );
     assert.deepEqual(perKey, [
       { name: 'default', operation: 'email_validate', calls: 20 },
-      { name: 'default', operation: 'phone_validate_hlr', calls: 0 },
       { name: 'second', operation: 'ip_intel', calls: 7 },
       { name: 'second', operation: 'verify', calls: 3 },
     ]);
-    const keyed = await stack.dataSource.query(
-      `SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND key_id IS NOT NULL`,
-      [accountId],
-    );
-    assert.equal(keyed[0].n, 20 + 7 + 3 + 2);
   });
 
   it('last_used_at is written by the periodic flush, not per call', async () => {

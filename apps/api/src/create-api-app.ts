@@ -13,8 +13,10 @@ import {
   type Engines,
 } from '@verity/platform';
 import { ApiModule } from './api.module';
+import { registerApiCallHook } from './auth/api-call.hook';
 import { registerConsoleStatic } from './console/console-static';
 import { registerMultipart } from './batch/multipart.setup';
+import { registerAccessLog } from './http/access-log';
 import { clientErrorHandler, frameworkErrors, refuseWhileClosing } from './http/framework-errors';
 import { requestIdOf } from './http/request-id';
 import { registerHttpMetrics } from './metrics/http-metrics.hook';
@@ -46,7 +48,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
 
   const adapter = new FastifyAdapter({
     loggerInstance: options.logger,
-    // One access line per request comes from our onResponse hook (route, status, latency).
+    // One access line per request comes from registerAccessLog (route, status, latency).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
@@ -68,23 +70,13 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
   fastify.removeContentTypeParser(['text/plain']);
   await registerMultipart(app, config);
   refuseWhileClosing(fastify);
+  registerApiCallHook(app);
   await registerConsoleStatic(app);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     done();
   });
-  fastify.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        route: request.routeOptions.url ?? 'unmatched',
-        method: request.method,
-        status: reply.statusCode,
-        latency_ms: Math.round(reply.elapsedTime * 100) / 100,
-      },
-      'request completed',
-    );
-    done();
-  });
+  registerAccessLog(fastify, options.logger);
   if (options.resources.metrics) registerHttpMetrics(fastify, options.resources.metrics);
   const health = app.get(HealthRegistry);
   for (const [name, check] of Object.entries(options.checks ?? {})) health.register(name, check);

@@ -5,7 +5,8 @@ import { ConsoleUsersService } from './console/console-users.service';
 import { CreditsService } from './credits.service';
 import { LedgerReader } from './ledger.reader';
 import { KeyActivityRecorder } from './key-activity.recorder';
-import { KeyRevocationListener } from './key-revocation.listener';
+import { CreditLeases } from './leases/credit-leases.service';
+import { NotificationListener } from './notification.listener';
 import { UsageService } from './usage.service';
 
 /** Accounts, keys and credits. Needs a DataSource and APP_CONFIG from the host module. */
@@ -14,7 +15,8 @@ import { UsageService } from './usage.service';
     AccountsService,
     ApiKeysService,
     CreditsService,
-    KeyRevocationListener,
+    CreditLeases,
+    NotificationListener,
     KeyActivityRecorder,
     UsageService,
     ConsoleUsersService,
@@ -24,6 +26,7 @@ import { UsageService } from './usage.service';
     AccountsService,
     ApiKeysService,
     CreditsService,
+    CreditLeases,
     KeyActivityRecorder,
     UsageService,
     ConsoleUsersService,

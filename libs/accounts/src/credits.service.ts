@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { HELD_BY_LEASES } from './leases/lease.sql';
 import { applyLedgerMovements, debitWholeGroup, type LedgerMovement } from './ledger.sql';
 
 /** Who pays (the API key) and for what (`calls` of `operation`). */
@@ -82,9 +83,10 @@ export class CreditsService {
     return outcomes[0]!;
   }
 
+  /** Unreserved credits plus what open credit leases still hold (docs/credits.md). */
   async balance(accountId: string): Promise<number> {
     const rows = await this.db.query<{ credits_balance: string }[]>(
-      'SELECT credits_balance FROM accounts WHERE id = $1',
+      `SELECT credits_balance + ${HELD_BY_LEASES} AS credits_balance FROM accounts WHERE id = $1`,
       [accountId],
     );
     if (rows.length === 0) throw new VerityError('not_found', 'account not found');

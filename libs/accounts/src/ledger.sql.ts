@@ -17,10 +17,13 @@ export interface LedgerMovement {
   usage?: { operation: string; calls: number };
 }
 
+/** The UTC hour usage is counted in. */
+export const CURRENT_HOUR = `date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
 /** Rolls the usage of accepted movements into usage_hourly, summed per (operation, key). */
 const UPSERT_USAGE = `
   INSERT INTO usage_hourly AS u (account_id, hour, operation, key_id, calls, credits)
-  SELECT $1, date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', op, k, sum(c), sum(cr)
+  SELECT $1, ${CURRENT_HOUR}, op, k, sum(c), sum(cr)
   FROM unnest($2::text[], $3::uuid[], $4::bigint[], $5::bigint[]) AS t(op, k, c, cr)
   GROUP BY op, k
   ON CONFLICT (account_id, hour, operation, key_id)
@@ -126,7 +129,7 @@ export async function debitWholeGroup(
        ORDER BY m.ord
      ), usage AS (
        INSERT INTO usage_hourly AS u (account_id, hour, operation, key_id, calls, credits)
-       SELECT $1, date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', m.op,
+       SELECT $1, ${CURRENT_HOUR}, m.op,
               COALESCE(m.k, '${CONSOLE_KEY_ID}'::uuid), sum(m.c), sum(-m.d)
        FROM acc CROSS JOIN moves m
        WHERE m.op IS NOT NULL

@@ -5,6 +5,7 @@ import { phoneSchema, refinePhone } from './sections/phone.config';
 import { ipSchema } from './sections/ip.config';
 import { batchSchema, refineBatch } from './sections/batch.config';
 import { consoleSchema } from './sections/console.config';
+import { creditsSchema } from './sections/credits.config';
 
 /** Every setting Verity reads, keyed by its environment variable name. */
 export const configSchema = coreSchema
@@ -13,6 +14,7 @@ export const configSchema = coreSchema
   .extend(ipSchema.shape)
   .extend(batchSchema.shape)
   .extend(consoleSchema.shape)
+  .extend(creditsSchema.shape)
   .superRefine((config, ctx) => {
     refineBatch(config, ctx);
     refinePhone(config, ctx);

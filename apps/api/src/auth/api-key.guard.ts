@@ -21,14 +21,23 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const request = ctx.switchToHttp().getRequest<FastifyRequest>();
+    await this.admit(ctx.switchToHttp().getRequest<FastifyRequest>());
+    return true;
+  }
+
+  /** Sets `request.principal` or throws; no promise when the key is in the cache. */
+  admit(request: FastifyRequest): Promise<void> | undefined {
     const header = request.headers['x-api-key'];
     const value = typeof header === 'string' ? header.trim() : '';
     const cached = this.keys.cachedPrincipal(value);
     if (cached) {
       request.principal = cached;
-      return true;
+      return undefined;
     }
+    return this.authenticate(request, value);
+  }
+
+  private async authenticate(request: FastifyRequest, value: string): Promise<void> {
     // request.ip honours X-Forwarded-For only from TRUST_PROXY peers.
     const decision = await this.limits.take(request.ip);
     if (!decision.allowed) {
@@ -44,6 +53,5 @@ export class ApiKeyGuard implements CanActivate {
     const principal = await this.keys.authenticate(value);
     if (!principal) throw new VerityError('unauthorized', 'invalid API key');
     request.principal = principal;
-    return true;
   }
 }

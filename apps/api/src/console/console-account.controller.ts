@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
-  CreditsService,
+  CreditLeases,
   LedgerReader,
   UsageService,
   type LedgerPage,
@@ -30,7 +30,7 @@ function pageSize(raw: string | undefined): number {
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleAccountController {
   constructor(
-    private readonly credits: CreditsService,
+    private readonly credits: CreditLeases,
     private readonly usage: UsageService,
     private readonly ledger: LedgerReader,
     private readonly jobs: BatchJobRepository,
@@ -54,6 +54,7 @@ export class ConsoleAccountController {
     @Query('key_id') keyId: string | undefined,
   ): Promise<{ days: number; operations: string[]; data: UsageDay[] }> {
     const key = keyId ? uuidParam(keyId, 'key') : null;
+    await this.credits.settleNow(request.principal!.accountId);
     return {
       days: USAGE_DAYS,
       operations: Object.keys(CREDIT_COST),
@@ -62,13 +63,15 @@ export class ConsoleAccountController {
   }
 
   @Get('ledger')
-  history(
+  async history(
     @Req() request: FastifyRequest,
     @Query('before') before: string | undefined,
     @Query('limit') limit: string | undefined,
   ): Promise<LedgerPage> {
     if (before !== undefined && !/^[0-9]{1,18}$/.test(before))
       throw new VerityError('validation_error', 'before must be a ledger entry id');
-    return this.ledger.page(request.principal!.accountId, before ?? null, pageSize(limit));
+    const size = pageSize(limit);
+    await this.credits.settleNow(request.principal!.accountId);
+    return this.ledger.page(request.principal!.accountId, before ?? null, size);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -9,16 +9,14 @@ import {
   type EmailValidateRequest,
 } from '@verity/contracts';
 import { EMAIL_ENGINE, type EmailEnginePort } from '@verity/platform';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiCall } from '../auth/api-call.hook';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { BillingService } from '../billing/billing.service';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
-import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @ApiTags('email')
 @Controller('v1/email')
-@UseGuards(ApiKeyGuard, RateLimitGuard)
 export class EmailController {
   constructor(
     @Inject(EMAIL_ENGINE) private readonly engine: EmailEnginePort,
@@ -27,6 +25,7 @@ export class EmailController {
 
   @Post('validate')
   @HttpCode(200)
+  @ApiCall(emailResultSchema)
   @ApiDoc({
     summary: 'Validate an email address (1 credit)',
     body: emailValidateRequest,

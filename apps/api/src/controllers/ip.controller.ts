@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -9,16 +9,14 @@ import {
   type IpResult,
 } from '@verity/contracts';
 import { IP_ENGINE, type IpEnginePort } from '@verity/platform';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiCall } from '../auth/api-call.hook';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { BillingService } from '../billing/billing.service';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
-import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @ApiTags('ip')
 @Controller('v1/ip')
-@UseGuards(ApiKeyGuard, RateLimitGuard)
 export class IpController {
   constructor(
     @Inject(IP_ENGINE) private readonly engine: IpEnginePort,
@@ -27,6 +25,7 @@ export class IpController {
 
   @Post('intel')
   @HttpCode(200)
+  @ApiCall(ipResultSchema)
   @ApiDoc({
     summary: 'IP intelligence: geo, ASN, VPN/proxy/Tor/datacenter, abuse score (1 credit)',
     body: ipIntelRequest,

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -9,16 +9,14 @@ import {
   type PhoneValidateRequest,
 } from '@verity/contracts';
 import { PHONE_ENGINE, type PhoneEnginePort } from '@verity/platform';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiCall } from '../auth/api-call.hook';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { BillingService } from '../billing/billing.service';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
-import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @ApiTags('phone')
 @Controller('v1/phone')
-@UseGuards(ApiKeyGuard, RateLimitGuard)
 export class PhoneController {
   constructor(
     @Inject(PHONE_ENGINE) private readonly engine: PhoneEnginePort,
@@ -27,6 +25,7 @@ export class PhoneController {
 
   @Post('validate')
   @HttpCode(200)
+  @ApiCall(phoneResultSchema)
   @ApiDoc({
     summary: 'Validate a phone number (1 credit; 5 with hlr: true)',
     body: phoneValidateRequest,

@@ -1,22 +1,21 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AccountsService, CreditsService, type Principal } from '@verity/accounts';
+import { AccountsService, CreditLeases, type Principal } from '@verity/accounts';
 import { pingResponseSchema } from '@verity/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiCall } from '../auth/api-call.hook';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { ApiDoc } from '../openapi/api-docs.decorators';
-import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 @ApiTags('account')
 @Controller('v1')
-@UseGuards(ApiKeyGuard, RateLimitGuard)
 export class PingController {
   constructor(
     private readonly accounts: AccountsService,
-    private readonly credits: CreditsService,
+    private readonly credits: CreditLeases,
   ) {}
 
   @Get('ping')
+  @ApiCall(pingResponseSchema)
   @ApiDoc({
     summary: 'Check a key: its account, its name and the credits remaining (free)',
     ok: pingResponseSchema,

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -16,17 +16,15 @@ import {
   type IpEnginePort,
   type PhoneEnginePort,
 } from '@verity/platform';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiCall } from '../auth/api-call.hook';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { BillingService } from '../billing/billing.service';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
-import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { runVerify, type VerifyAnswer } from './verify.work';
 
 @ApiTags('verify')
 @Controller('v1')
-@UseGuards(ApiKeyGuard, RateLimitGuard)
 export class VerifyController {
   constructor(
     @Inject(EMAIL_ENGINE) private readonly email: EmailEnginePort,
@@ -37,6 +35,7 @@ export class VerifyController {
 
   @Post('verify')
   @HttpCode(200)
+  @ApiCall(verifyResultSchema)
   @ApiDoc({
     summary: `Combined fraud check of email, phone and/or IP (${CREDIT_COST.verify} credits)`,
     body: verifyRequest,

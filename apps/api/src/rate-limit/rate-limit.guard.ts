@@ -18,8 +18,12 @@ export class RateLimitGuard implements CanActivate {
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const http = ctx.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    await this.admit(http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+    return true;
+  }
+
+  /** Takes a token for the request's key and sets the headers, or throws rate_limited. */
+  async admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const keyId = request.principal?.keyId;
     if (!keyId) throw new Error('RateLimitGuard must run after ApiKeyGuard');
     const decision = await this.store.take(keyId);
@@ -36,6 +40,5 @@ export class RateLimitGuard implements CanActivate {
       );
     }
     void reply.headers(headers);
-    return true;
   }
 }

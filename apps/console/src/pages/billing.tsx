@@ -10,6 +10,9 @@ const REASONS: Record<string, string> = {
   top_up: 'Credits added',
   refund: 'Refund',
   batch_refund: 'Batch refund',
+  lease_reserved: 'Reserved by an API instance',
+  lease_released: 'Unspent, given back',
+  lease_recovered: 'Recovered from a stopped instance',
 };
 
 export function BillingPage({ session }: PageProps) {

@@ -3,14 +3,20 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { ApiKeysService, KEY_REVOCATION_CHANNEL } from './api-keys.service';
+import {
+  CREDIT_LEASE_CHANNEL,
+  CreditLeases,
+  type LeaseNotice,
+} from './leases/credit-leases.service';
 
 /**
- * Listens on Postgres NOTIFY for rotated and deleted keys, so that every API instance on the
- * database drops a dead key from its cache as soon as the change commits.
+ * One PostgreSQL connection listening for what other instances on the database tell this one:
+ * rotated and deleted keys (dropped from the cache as soon as the change commits) and credit
+ * lease requests (give credits back, credits given back).
  */
 @Injectable()
-export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(KeyRevocationListener.name);
+export class NotificationListener implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(NotificationListener.name);
   private client: Client | null = null;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -18,6 +24,7 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
   constructor(
     private readonly db: DataSource,
     private readonly keys: ApiKeysService,
+    private readonly leases: CreditLeases,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -35,14 +42,17 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
       connectionString: (this.db.options as PostgresConnectionOptions).url,
     });
     client.on('notification', (msg) => {
-      if (msg.channel === KEY_REVOCATION_CHANNEL && msg.payload) this.keys.evictCached(msg.payload);
+      if (!msg.payload) return;
+      if (msg.channel === KEY_REVOCATION_CHANNEL) this.keys.evictCached(msg.payload);
+      else if (msg.channel === CREDIT_LEASE_CHANNEL)
+        this.leases.onNotice(JSON.parse(msg.payload) as LeaseNotice);
     });
     client.on('error', (error) => {
-      this.logger.warn(`key revocation listener lost its connection: ${error.message}`);
+      this.logger.warn(`notification listener lost its connection: ${error.message}`);
       this.reconnectLater();
     });
     await client.connect();
-    await client.query(`LISTEN ${KEY_REVOCATION_CHANNEL}`);
+    await client.query(`LISTEN ${KEY_REVOCATION_CHANNEL}; LISTEN ${CREDIT_LEASE_CHANNEL}`);
     // Anything revoked while we were not listening is unknown: start from an empty cache.
     this.keys.setCaching(true);
     this.client = client;
@@ -58,7 +68,7 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.connect().catch((error: unknown) => {
-        this.logger.warn(`key revocation listener reconnect failed: ${String(error)}`);
+        this.logger.warn(`notification listener reconnect failed: ${String(error)}`);
         this.reconnectLater();
       });
     }, 1000);

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+
+interface Completed {
+  reqId: string;
+  route: string;
+  method: string;
+  status: number;
+  latency_ms: number;
+}
+
+/** Entries written per turn of the event loop at most; the rest wait for the next turn. */
+const MAX_BATCH = 2_000;
+
+/**
+ * One access line per request ("request completed": route, method, status, latency, request
+ * id), at info. A request only appends a few fields to a buffer; the lines are formatted and
+ * written together after the current I/O phase (setImmediate), outside every request's path.
+ * Lines still buffered when the process dies unexpectedly are lost, as pino's own buffer.
+ */
+export function registerAccessLog(fastify: FastifyInstance, logger: Logger): void {
+  if (!logger.isLevelEnabled('info')) return;
+  let buffer: Completed[] = [];
+  const flush = (): void => {
+    const batch = buffer.length > MAX_BATCH ? buffer.splice(0, MAX_BATCH) : buffer;
+    if (batch === buffer) buffer = [];
+    for (const entry of batch) logger.info(entry, 'request completed');
+    if (buffer.length > 0) setImmediate(flush);
+  };
+  fastify.addHook('onResponse', (request, reply, done) => {
+    if (buffer.length === 0) setImmediate(flush);
+    buffer.push({
+      reqId: request.id,
+      route: request.routeOptions.url ?? 'unmatched',
+      method: request.method,
+      status: reply.statusCode,
+      latency_ms: Math.round(reply.elapsedTime * 100) / 100,
+    });
+    done();
+  });
+  fastify.addHook('onClose', (_instance, done) => {
+    flush();
+    done();
+  });
+}

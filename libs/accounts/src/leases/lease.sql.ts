@@ -1,0 +1,172 @@
+import { CURRENT_HOUR } from '../ledger.sql';
+
+/** Something that runs one SQL statement (a DataSource or a pg pool). */
+export interface Sql {
+  query(sql: string, params: unknown[]): Promise<unknown>;
+}
+
+/** What a lease holds right now: reserved and neither settled as spent nor given back. */
+const HELD = 'granted - spent - released';
+
+/**
+ * Reserves up to `want` credits for `instance` in one statement (one implicit transaction): the
+ * grant is capped at a quarter of the balance, so blocks shrink as the balance gets low, and
+ * nothing is granted when the balance is under `minBalance` or the cap is under `cost`. The
+ * account row lock serialises it with direct debits and other instances' reservations. A
+ * refill adds to the instance's open lease. Returns the credits granted (0: none) and the lease.
+ */
+export async function reserveLease(
+  sql: Sql,
+  accountId: string,
+  instance: string,
+  want: number,
+  minBalance: number,
+  cost: number,
+): Promise<{ granted: number; leaseId: string | null }> {
+  const rows = (await sql.query(
+    `WITH cur AS (
+       SELECT id, credits_balance, LEAST($2::bigint, credits_balance / 4) AS amount
+       FROM accounts WHERE id = $1 FOR UPDATE
+     ), acc AS (
+       UPDATE accounts a SET credits_balance = a.credits_balance - cur.amount
+       FROM cur
+       WHERE a.id = cur.id AND cur.credits_balance >= $3::bigint AND cur.amount >= $4::bigint
+       RETURNING cur.amount, a.credits_balance AS after
+     ), lease AS (
+       INSERT INTO credit_leases AS l (account_id, instance_id, granted)
+       SELECT $1, $5, amount FROM acc
+       ON CONFLICT (account_id, instance_id) WHERE closed_at IS NULL
+       DO UPDATE SET granted = l.granted + EXCLUDED.granted, heartbeat_at = now()
+       RETURNING id
+     ), ledger AS (
+       INSERT INTO credit_ledger (account_id, delta, reason, reference, balance_after)
+       SELECT $1, -acc.amount, 'lease_reserved', $5, acc.after FROM acc
+     )
+     SELECT acc.amount, lease.id FROM acc CROSS JOIN lease`,
+    [accountId, want, minBalance, cost, instance],
+  )) as { amount: string; id: string }[];
+  if (rows.length === 0) return { granted: 0, leaseId: null };
+  return { granted: Number(rows[0].amount), leaseId: rows[0].id };
+}
+
+/** Spent calls of one (key, operation) since the last settle. */
+export interface SpentUsage {
+  keyId: string;
+  operation: string;
+  calls: number;
+  credits: number;
+}
+
+/**
+ * Settles a lease in one statement: `spent` credits (rolled into usage per key and operation),
+ * `release` credits given back to the balance with a ledger row, a fresh heartbeat, and the
+ * lease closed when `close`. Returns false when the lease is no longer open (another instance
+ * recovered it after it expired): then nothing was written.
+ */
+export async function settleLease(
+  sql: Sql,
+  leaseId: string,
+  instance: string,
+  usage: readonly SpentUsage[],
+  release: number,
+  close: boolean,
+): Promise<boolean> {
+  const spent = usage.reduce((sum, u) => sum + u.credits, 0);
+  const rows = (await sql.query(
+    `WITH l AS (
+       UPDATE credit_leases
+       SET spent = spent + $2::bigint, released = released + $3::bigint, heartbeat_at = now(),
+           closed_at = CASE WHEN $4::boolean THEN now() END
+       WHERE id = $1 AND closed_at IS NULL
+       RETURNING account_id
+     ), acc AS (
+       UPDATE accounts a SET credits_balance = a.credits_balance + $3::bigint
+       FROM l WHERE a.id = l.account_id AND $3::bigint > 0
+       RETURNING a.id, a.credits_balance
+     ), ledger AS (
+       INSERT INTO credit_ledger (account_id, delta, reason, reference, balance_after)
+       SELECT acc.id, $3::bigint, 'lease_released', $5, acc.credits_balance FROM acc
+     ), usage AS (
+       INSERT INTO usage_hourly AS u (account_id, hour, operation, key_id, calls, credits)
+       SELECT l.account_id, ${CURRENT_HOUR}, t.op, t.k, t.c, t.cr
+       FROM l CROSS JOIN unnest($6::text[], $7::uuid[], $8::bigint[], $9::bigint[]) AS t(op, k, c, cr)
+       ON CONFLICT (account_id, hour, operation, key_id)
+       DO UPDATE SET calls = u.calls + EXCLUDED.calls, credits = u.credits + EXCLUDED.credits
+     )
+     SELECT count(*)::int AS settled FROM l`,
+    [
+      leaseId,
+      spent,
+      release,
+      close,
+      instance,
+      usage.map((u) => u.operation),
+      usage.map((u) => u.keyId),
+      usage.map((u) => u.calls),
+      usage.map((u) => u.credits),
+    ],
+  )) as { settled: number }[];
+  return rows[0]?.settled === 1;
+}
+
+/**
+ * Recovers every open lease whose instance has not settled for `expiryMs` (killed, partitioned
+ * or stalled): closes it and gives what it held back to the balance with a `lease_recovered`
+ * ledger row naming the instance. SKIP LOCKED lets several instances sweep at once. Returns
+ * the number of leases recovered.
+ */
+export async function recoverExpiredLeases(sql: Sql, expiryMs: number): Promise<number> {
+  const rows = (await sql.query(
+    `WITH dead AS (
+       SELECT id, account_id, instance_id, GREATEST(${HELD}, 0) AS amount
+       FROM credit_leases
+       WHERE closed_at IS NULL AND heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)
+       ORDER BY account_id
+       FOR UPDATE SKIP LOCKED
+     ), closed AS (
+       UPDATE credit_leases l SET released = l.released + dead.amount, closed_at = now()
+       FROM dead WHERE l.id = dead.id
+     ), per_account AS (
+       SELECT account_id, sum(amount) AS amount, string_agg(instance_id, ' ') AS instances
+       FROM dead GROUP BY account_id
+     ), acc AS (
+       UPDATE accounts a SET credits_balance = a.credits_balance + p.amount
+       FROM per_account p WHERE a.id = p.account_id AND p.amount > 0
+       RETURNING a.id, a.credits_balance
+     ), ledger AS (
+       INSERT INTO credit_ledger (account_id, delta, reason, reference, balance_after)
+       SELECT acc.id, p.amount, 'lease_recovered', p.instances, acc.credits_balance
+       FROM acc JOIN per_account p ON p.account_id = acc.id
+     )
+     SELECT count(*)::int AS recovered FROM dead`,
+    [expiryMs],
+  )) as { recovered: number }[];
+  return rows[0]?.recovered ?? 0;
+}
+
+/**
+ * When leases of instances other than `instance` hold credits of the account, notifies them on
+ * `channel` with `payload` (they give their credits back) in the same statement. Returns the
+ * credits they held.
+ */
+export async function askHoldersToRelease(
+  sql: Sql,
+  accountId: string,
+  instance: string,
+  channel: string,
+  payload: string,
+): Promise<number> {
+  const rows = (await sql.query(
+    `WITH held AS (
+       SELECT COALESCE(sum(${HELD}), 0)::bigint AS n FROM credit_leases
+       WHERE account_id = $1 AND closed_at IS NULL AND instance_id <> $2
+     )
+     SELECT n, CASE WHEN n > 0 THEN pg_notify($3, $4) END AS notified FROM held`,
+    [accountId, instance, channel, payload],
+  )) as { n: string }[];
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** The credits open leases of the account hold (spent or not, not yet settled). */
+export const HELD_BY_LEASES = `COALESCE((SELECT sum(${HELD}) FROM credit_leases
+  WHERE account_id = accounts.id AND closed_at IS NULL), 0)`;
