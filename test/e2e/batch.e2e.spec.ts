@@ -510,6 +510,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       const job = JSON.parse(delivery.body);
       assert.equal(job.status, 'done');
       assert.equal(job.processed_rows, 1);
+      assert.equal('error' in job, false, 'error is present only for failed jobs');
       assert.equal((await download(job.result_url)).status, 200);
     });
 
@@ -545,8 +546,47 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
         refunds.map((r: { delta: string }) => Number(r.delta)),
         [7],
       );
+      const error = {
+        code: 'internal_error',
+        message: 'the uploaded file is no longer available; unprocessed rows were refunded',
+      };
+      assert.deepEqual(final.error, error);
       const delivery = await deliveryFor(id);
       assert.equal(JSON.parse(delivery.body).status, 'failed');
+      assert.deepEqual(JSON.parse(delivery.body).error, error);
+    });
+
+    it('fails a file the splitter refuses as unprocessable, saying why, and deletes its upload', async () => {
+      const account = await stack.account(50, 'two-columns');
+      const id = 'job_33333333333333333333333333333333';
+      const uploadKey = `uploads/${id}.csv`;
+      // A file that skipped the upload inspector: the chunk reader refuses its second column.
+      await stack.app.get<BlobStore>(BLOB_STORE).put(uploadKey, Buffer.from('a@x.io\nb@x.io,c\n'));
+      await stack.app.get(BatchJobsService).create({
+        id,
+        accountId: account.accountId,
+        keyId: null,
+        type: 'email',
+        totalRows: 2,
+        uploadKey,
+        webhookUrl: null,
+        baseUrl: null,
+        idempotencyKey: null,
+        requestHash: null,
+      });
+      await stack.app
+        .get<JobQueue>(JOB_QUEUE)
+        .add('ingest', { jobId: id }, { jobId: `split-${id}` });
+      const final = (await waitForJob(stack.client.withKey(account.apiKey), id)).at(-1)!.body;
+      assert.equal(final.status, 'failed');
+      assert.deepEqual(final.error, {
+        code: 'unprocessable',
+        message: 'the file cannot be split: row 2 has more than one column',
+      });
+      await eventually(async () => {
+        const left = (await footprint(stack, account.accountId)).uploads;
+        return left.includes(uploadKey) ? undefined : true;
+      }, 'upload deleted after the failure');
     });
 
     it('refunds only the unprocessed rows when a chunk is dead-lettered, once', async () => {
@@ -583,8 +623,21 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       const final = (await waitForJob(stack.client.withKey(account.apiKey), id)).at(-1)!.body;
       assert.equal(final.status, 'failed');
       assert.equal(final.processed_rows, 2);
+      assert.deepEqual(final.error, {
+        code: 'internal_error',
+        message:
+          'chunk 1 could not be processed after repeated attempts; unprocessed rows were refunded',
+      });
       // 50 - 6 + 4: the two scored rows stay paid.
       assert.equal((await footprint(stack, account.accountId)).balance, 48);
+      // A completion that arrives after the end is not recorded: what is paid stays what was refunded against.
+      assert.equal(await repository.recordChunk(id, 2, 2), null);
+      assert.equal(await repository.recordedRows(id), 2);
+      const [{ refunded_rows }] = await stack.dataSource.query(
+        'SELECT refunded_rows FROM batch_jobs WHERE id = $1',
+        [id],
+      );
+      assert.equal(refunded_rows, 4);
     });
   });
 });
