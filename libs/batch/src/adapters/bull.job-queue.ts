@@ -28,7 +28,7 @@ export interface BullJobQueueOptions {
   /**
    * Stalled-job detection: a killed worker's job is re-run once its lock (lockDuration)
    * expired and a stalled check (stalledInterval) ran. Defaults: Bull's 30 s / 30 s (the
-   * factory passes QUEUE_LOCK_SETTINGS, 5 s / 5 s), with maxStalledCount 3 so a job survives a
+   * factory passes QUEUE_LOCK_SETTINGS, 4 s / 2 s), with maxStalledCount 3 so a job survives a
    * few rolling restarts before counting as failed.
    */
   settings?: Pick<Bull.AdvancedSettings, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'>;
