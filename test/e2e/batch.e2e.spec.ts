@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import {
   BLOB_STORE,
   BatchJobRepository,
@@ -18,6 +19,7 @@ import {
 } from '@verity/batch';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
+import { StorageRetentionService } from '../../apps/ingest/src/retention/storage-retention.service';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
 import { download, eventually, postBatch, waitForJob } from './batch-helpers';
 
@@ -446,6 +448,61 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     );
     assert.equal(res.status, 404);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'not_found');
+  });
+
+  it('deletes the upload at the end, expires the result after RESULT_RETENTION_DAYS (410 gone), aborts abandoned uploads', async () => {
+    const blobs = stack.app.get<BlobStore>(BLOB_STORE);
+    const { final } = await runJob('ip', '1.1.1.1\n8.8.8.8\n');
+    assert.equal(final.status, 'done');
+    assert.equal(
+      await blobs.head(`uploads/${final.id}.csv`),
+      null,
+      'upload deleted when the job ended',
+    );
+    assert.equal((await download(final.result_url)).status, 200);
+
+    // The job ended 8 days ago (default retention: 7): the link answers 410 before any sweep.
+    await stack.dataSource.query(
+      `UPDATE batch_jobs SET finished_at = now() - interval '8 days' WHERE id = $1`,
+      [final.id],
+    );
+    const fresh = (await stack.client.withKey(owner.apiKey).get(`/v1/batch/${final.id}`)).body;
+    assert.equal(fresh.status, 'done');
+    const expired = await fetch(fresh.result_url);
+    assert.equal(expired.status, 410);
+    assert.deepEqual(await expired.json(), {
+      error: {
+        code: 'gone',
+        message: `the result of batch job ${final.id} has expired: results are kept 7 days after the job ends`,
+      },
+    });
+
+    // An upload a killed process left behind, started "25 hours ago" as seen by the sweep.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    async function* hanging() {
+      yield Buffer.from('1.1.1.1\n');
+      await released;
+    }
+    const abandoned = blobs.put('uploads/job_abandoned.csv', Readable.from(hanging()));
+    abandoned.catch(() => undefined);
+    const sweeper = stack.app.get(StorageRetentionService);
+    let sweep = await sweeper.sweep();
+    assert.equal(sweep.abortedUploads, 0, 'an upload in progress is not aborted');
+    assert.ok(sweep.purgedJobs >= 1);
+    assert.equal(await blobs.head(`results/${final.id}/result.csv`), null);
+    const [{ storage_purged_at }] = await stack.dataSource.query(
+      'SELECT storage_purged_at FROM batch_jobs WHERE id = $1',
+      [final.id],
+    );
+    assert.ok(storage_purged_at instanceof Date);
+    assert.equal((await fetch(fresh.result_url)).status, 410);
+
+    sweep = await sweeper.sweep(new Date(Date.now() + 25 * 3_600_000));
+    assert.equal(sweep.abortedUploads, 1);
+    release();
+    await assert.rejects(abandoned);
+    assert.equal(await blobs.head('uploads/job_abandoned.csv'), null);
   });
 
   describe('webhooks and failures', () => {

@@ -307,6 +307,25 @@ export class BatchJobRepository {
     );
   }
 
+  /** Jobs that ended before `cutoff` whose stored files were not purged yet, oldest first. */
+  async findExpired(cutoff: Date, limit: number): Promise<BatchJobRecord[]> {
+    const rows = await this.db.query<BatchJobRow[]>(
+      `SELECT * FROM batch_jobs
+        WHERE finished_at IS NOT NULL AND storage_purged_at IS NULL AND finished_at < $1
+        ORDER BY finished_at LIMIT $2`,
+      [cutoff, limit],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Notes that the job's stored files were deleted after retention. */
+  async markPurged(jobId: string): Promise<void> {
+    await this.db.query(
+      'UPDATE batch_jobs SET storage_purged_at = now() WHERE id = $1 AND storage_purged_at IS NULL',
+      [jobId],
+    );
+  }
+
   /** Jobs to hand to the splitter again: queued for longer than `queuedMs`, or processing without progress for `stallMs`. */
   async findAbandoned(queuedMs: number, stallMs: number, limit = 500): Promise<string[]> {
     const rows = await this.db.query<{ id: string }[]>(
