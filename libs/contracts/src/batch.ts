@@ -11,7 +11,11 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
  * chunk failed on every attempt); `service_unavailable` — a dependency stayed unreachable for
  * longer than the job may wait. Unprocessed rows are refunded in every case.
  */
-export const BATCH_ERROR_CODES = ['unprocessable', 'internal_error', 'service_unavailable'] as const;
+export const BATCH_ERROR_CODES = [
+  'unprocessable',
+  'internal_error',
+  'service_unavailable',
+] as const;
 export type BatchErrorCode = (typeof BATCH_ERROR_CODES)[number];
 
 /** The reason of a failed job, shaped like the API's error body. */

@@ -178,9 +178,10 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
       ]);
       const job = await repository.findForWorker(id);
       const recorded = await repository.recordedRows(id);
-      assert.equal(job?.status, 'failed');
-      assert.equal(job?.processedRows, recorded);
-      assert.equal(job?.refundedRows, job!.totalRows - recorded);
+      assert.ok(job);
+      assert.equal(job.status, 'failed');
+      assert.equal(job.processedRows, recorded);
+      assert.equal(job.refundedRows, job.totalRows - recorded);
     }
   });
 });

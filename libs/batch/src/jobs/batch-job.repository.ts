@@ -240,12 +240,13 @@ export class BatchJobRepository {
    * nothing). False once the job is no longer processing, so the splitter can stop.
    */
   async saveSplitCheckpoint(jobId: string, chunks: number, rows: number): Promise<boolean> {
-    const result = (await this.db.query(
+    // UPDATE ... RETURNING comes back from TypeORM's pg driver as [rows, affected].
+    const result = await this.db.query<[unknown[], number]>(
       `UPDATE batch_jobs SET split_chunks = greatest(split_chunks, $2),
               split_rows = greatest(split_rows, $3), updated_at = now()
        WHERE id = $1 AND status = 'processing' RETURNING id`,
       [jobId, chunks, rows],
-    )) as [unknown[], number];
+    );
     return result[1] > 0;
   }
 
