@@ -10,7 +10,9 @@ import {
   JOB_QUEUE,
   batchNames,
   ROW_BUS,
+  decodeChunk,
   encodeMessage,
+  partKey,
   signDownload,
   verifyWebhook,
   type BlobStore,
@@ -19,6 +21,7 @@ import {
 } from '@verity/batch';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
+import { SplitterService } from '../../apps/ingest/src/splitter/splitter.service';
 import { StorageRetentionService } from '../../apps/ingest/src/retention/storage-retention.service';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
 import { download, eventually, postBatch, waitForJob } from './batch-helpers';
@@ -448,6 +451,55 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     );
     assert.equal(res.status, 404);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'not_found');
+  });
+
+  it('a resumed split publishes from its checkpoint, skips recorded chunks and gives the same file', async () => {
+    const file = Array.from({ length: 9 }, (_, i) => `10.0.0.${i + 1}`).join('\n') + '\n';
+    const expected = (await download((await runJob('ip', file)).final.result_url)).text;
+    const lines = expected.split('\n').slice(1); // the rows' result lines, 3 per chunk
+    // The same file as a job whose splitter died after publishing chunks 0 and 1 and
+    // checkpointing only chunk 0; both were scored and recorded meanwhile.
+    const id = 'job_44444444444444444444444444444444';
+    const blobs = stack.app.get<BlobStore>(BLOB_STORE);
+    const repository = stack.app.get(BatchJobRepository);
+    await blobs.put(`uploads/${id}.csv`, Buffer.from(file));
+    await stack.app.get(BatchJobsService).create({
+      id,
+      accountId: owner.accountId,
+      keyId: null,
+      type: 'ip',
+      totalRows: 9,
+      uploadKey: `uploads/${id}.csv`,
+      webhookUrl: null,
+      baseUrl: stack.client.baseUrl,
+      idempotencyKey: null,
+      requestHash: null,
+    });
+    await repository.markProcessing(id);
+    assert.equal(await repository.saveSplitCheckpoint(id, 1, 3), true);
+    for (const chunkNo of [0, 1]) {
+      const part = lines.slice(3 * chunkNo, 3 * chunkNo + 3).join('\n') + '\n';
+      await blobs.put(partKey(id, chunkNo), Buffer.from(part));
+      await repository.recordChunk(id, chunkNo, 3);
+    }
+    const bus = stack.app.get<RowBus>(ROW_BUS);
+    const published: number[] = [];
+    const publish = bus.publish.bind(bus);
+    bus.publish = (topic, messages) => {
+      if (topic === batchNames().chunksTopic) {
+        for (const m of messages) published.push(decodeChunk(m.value)!.chunkNo);
+      }
+      return publish(topic, messages);
+    };
+    try {
+      assert.equal(await stack.app.get(SplitterService).split(id), 3);
+    } finally {
+      bus.publish = publish;
+    }
+    assert.deepEqual(published, [2], 'only the chunk after the checkpoint that was not recorded');
+    const final = (await waitForJob(stack.client.withKey(owner.apiKey), id)).at(-1)!.body;
+    assert.equal(final.status, 'done');
+    assert.equal((await download(final.result_url)).text, expected);
   });
 
   it('deletes the upload at the end, expires the result after RESULT_RETENTION_DAYS (410 gone), aborts abandoned uploads', async () => {
