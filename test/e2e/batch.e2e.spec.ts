@@ -491,11 +491,32 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       }
       return publish(topic, messages);
     };
+    const splitter = stack.app.get(SplitterService);
+    // A split that had finished (checkpoint at the end) only sends its split report again.
+    const finished = 'job_55555555555555555555555555555555';
+    await blobs.put(`uploads/${finished}.csv`, Buffer.from(file));
+    await stack.app.get(BatchJobsService).create({
+      id: finished,
+      accountId: owner.accountId,
+      keyId: null,
+      type: 'ip',
+      totalRows: 9,
+      uploadKey: `uploads/${finished}.csv`,
+      webhookUrl: null,
+      baseUrl: null,
+      idempotencyKey: null,
+      requestHash: null,
+    });
+    await repository.markProcessing(finished);
+    await repository.saveSplitCheckpoint(finished, 3, 9);
     try {
-      assert.equal(await stack.app.get(SplitterService).split(id), 3);
+      assert.equal(await splitter.split(finished), 3);
+      assert.deepEqual(published, []);
+      assert.equal(await splitter.split(id), 3);
     } finally {
       bus.publish = publish;
     }
+    await stack.app.get(BatchJobsService).fail(finished, 'test clean-up');
     assert.deepEqual(published, [2], 'only the chunk after the checkpoint that was not recorded');
     const final = (await waitForJob(stack.client.withKey(owner.apiKey), id)).at(-1)!.body;
     assert.equal(final.status, 'done');

@@ -18,7 +18,7 @@ import {
 } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import type { BatchJobError } from '@verity/contracts';
+import type { BatchJobError, BatchType } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { JobFinisher } from '../assembler/job-finisher';
@@ -107,59 +107,20 @@ export class SplitterService implements OnApplicationBootstrap {
     const job = await this.repository.markProcessing(jobId);
     if (!job) return 0;
     if (before.status === 'queued') this.metrics?.batchJobs.inc({ status: 'processing' });
-    let source;
-    try {
-      source = await this.blobs.get(job.uploadKey);
-    } catch (error) {
-      if (!(error instanceof BlobNotFoundError)) throw error;
-      await this.failJob(jobId, 'the uploaded file is missing from the blob store', {
-        code: 'internal_error',
-        message: 'the uploaded file is no longer available; unprocessed rows were refunded',
-      });
-      return 0;
-    }
     const chunkRows = this.config.BATCH_CHUNK_ROWS;
-    // A checkpoint written with another BATCH_CHUNK_ROWS is not a boundary of this reader.
-    const from =
-      job.splitRows % chunkRows === 0 ? { chunks: job.splitChunks, rows: job.splitRows } : null;
-    const start = from ?? { chunks: 0, rows: 0 };
-    const recorded =
-      start.chunks > 0
-        ? await this.repository.recordedChunksFrom(jobId, start.chunks)
-        : new Set<number>();
-    if (start.rows > 0) this.log.log(`job ${jobId}: resuming split at chunk ${start.chunks}`);
-    const partitions = this.config.KAFKA_CHUNK_PARTITIONS;
-    let pending: OutgoingMessage[] = [];
-    let pendingBytes = 0;
-    let publishing: Promise<boolean> = Promise.resolve(true);
-    let chunks = start.chunks;
-    let rows = start.rows;
-    for await (const { chunk, value } of sizedChunks(
-      readChunks(source, chunkRows, start.rows),
-      MAX_CHUNK_BYTES,
-      (c) => encodeMessage({ v: 1, jobId, type: job.type, ...c }),
-      start.chunks,
-    )) {
-      // A chunk the interrupted run published and a scorer already recorded is not re-sent.
-      if (!recorded.has(chunk.chunkNo)) {
-        pending.push({ key: jobId, partition: chunk.chunkNo % partitions, value });
-        pendingBytes += value.length;
-      }
-      chunks++;
-      rows += chunk.rows.length;
-      // Checkpoint only where the reader's chunks end (a halved chunk ends at its last piece).
-      const boundary = rows % chunkRows === 0;
-      if (boundary && (pending.length >= PUBLISH_BATCH || pendingBytes >= PUBLISH_BATCH_BYTES)) {
-        // One batch in flight while the next is parsed; batches still go out in order.
-        if (!(await publishing)) return 0; // the job ended meanwhile
-        publishing = this.publishChunks(jobId, pending, chunks, rows);
-        publishing.catch(() => undefined); // awaited (and thrown) before the next batch
-        pending = [];
-        pendingBytes = 0;
-      }
-    }
-    if (!(await publishing)) return 0;
-    if (!(await this.publishChunks(jobId, pending, chunks, rows))) return 0;
+    // Resume at the checkpoint: a reader chunk boundary, or the end of a finished split (then
+    // only the split report is sent again). One written with another BATCH_CHUNK_ROWS is not a
+    // boundary of this reader: start over.
+    const finished = job.splitChunks > 0 && job.splitRows === job.totalRows;
+    const start =
+      finished || job.splitRows % chunkRows === 0
+        ? { chunks: job.splitChunks, rows: job.splitRows }
+        : { chunks: 0, rows: 0 };
+    const published = finished
+      ? start
+      : await this.publishFrom(jobId, job.type, job.uploadKey, start);
+    if (!published) return 0;
+    const { chunks, rows } = published;
     if (rows !== job.totalRows || chunks === 0) {
       // The upload changed under us or the readers disagree: never assemble a wrong file.
       await this.failJob(jobId, `split found ${rows} rows, the upload counted ${job.totalRows}`, {
@@ -174,6 +135,69 @@ export class SplitterService implements OnApplicationBootstrap {
     ]);
     this.log.log(`job ${jobId}: ${rows} rows in ${chunks} chunks published`);
     return chunks;
+  }
+
+  /**
+   * Publishes the upload's chunks from `start` on, committing the checkpoint after each batch;
+   * returns where the file ended, or null when the job ended meanwhile (or its upload is gone,
+   * which fails it).
+   */
+  private async publishFrom(
+    jobId: string,
+    type: BatchType,
+    uploadKey: string,
+    start: { chunks: number; rows: number },
+  ): Promise<{ chunks: number; rows: number } | null> {
+    const chunkRows = this.config.BATCH_CHUNK_ROWS;
+    const recorded =
+      start.chunks > 0
+        ? await this.repository.recordedChunksFrom(jobId, start.chunks)
+        : new Set<number>();
+    let source;
+    try {
+      source = await this.blobs.get(uploadKey);
+    } catch (error) {
+      if (!(error instanceof BlobNotFoundError)) throw error;
+      await this.failJob(jobId, 'the uploaded file is missing from the blob store', {
+        code: 'internal_error',
+        message: 'the uploaded file is no longer available; unprocessed rows were refunded',
+      });
+      return null;
+    }
+    if (start.rows > 0) this.log.log(`job ${jobId}: resuming split at chunk ${start.chunks}`);
+    const partitions = this.config.KAFKA_CHUNK_PARTITIONS;
+    let pending: OutgoingMessage[] = [];
+    let pendingBytes = 0;
+    let publishing: Promise<boolean> = Promise.resolve(true);
+    let chunks = start.chunks;
+    let rows = start.rows;
+    for await (const { chunk, value } of sizedChunks(
+      readChunks(source, chunkRows, start.rows),
+      MAX_CHUNK_BYTES,
+      (c) => encodeMessage({ v: 1, jobId, type, ...c }),
+      start.chunks,
+    )) {
+      // A chunk the interrupted run published and a scorer already recorded is not re-sent.
+      if (!recorded.has(chunk.chunkNo)) {
+        pending.push({ key: jobId, partition: chunk.chunkNo % partitions, value });
+        pendingBytes += value.length;
+      }
+      chunks++;
+      rows += chunk.rows.length;
+      // Checkpoint only where the reader's chunks end (a halved chunk ends at its last piece).
+      const boundary = rows % chunkRows === 0;
+      if (boundary && (pending.length >= PUBLISH_BATCH || pendingBytes >= PUBLISH_BATCH_BYTES)) {
+        // One batch in flight while the next is parsed; batches still go out in order.
+        if (!(await publishing)) return null; // the job ended meanwhile
+        publishing = this.publishChunks(jobId, pending, chunks, rows);
+        publishing.catch(() => undefined); // awaited (and thrown) before the next batch
+        pending = [];
+        pendingBytes = 0;
+      }
+    }
+    if (!(await publishing)) return null;
+    if (!(await this.publishChunks(jobId, pending, chunks, rows))) return null;
+    return { chunks, rows };
   }
 
   /** Publishes a batch of chunks, then commits the checkpoint after them; false once the job ended. */
