@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import {
   BLOB_STORE,
   BatchJobRepository,
@@ -9,7 +10,9 @@ import {
   JOB_QUEUE,
   batchNames,
   ROW_BUS,
+  decodeChunk,
   encodeMessage,
+  partKey,
   signDownload,
   verifyWebhook,
   type BlobStore,
@@ -18,6 +21,8 @@ import {
 } from '@verity/batch';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
+import { SplitterService } from '../../apps/ingest/src/splitter/splitter.service';
+import { StorageRetentionService } from '../../apps/ingest/src/retention/storage-retention.service';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
 import { download, eventually, postBatch, waitForJob } from './batch-helpers';
 
@@ -57,6 +62,31 @@ async function signingSecret(stack: TestStack): Promise<string> {
     `SELECT value FROM settings WHERE key = 'download_signing_secret'`,
   );
   return rows[0].value as string;
+}
+
+/** Stores `file` as the upload of a new queued job `id` (as POST /v1/batch would, minus the queue). */
+async function jobWithUpload(
+  stack: TestStack,
+  id: string,
+  accountId: string,
+  type: 'email' | 'ip',
+  file: string,
+  totalRows: number,
+): Promise<void> {
+  const uploadKey = `uploads/${id}.csv`;
+  await stack.app.get<BlobStore>(BLOB_STORE).put(uploadKey, Buffer.from(file));
+  await stack.app.get(BatchJobsService).create({
+    id,
+    accountId,
+    keyId: null,
+    type,
+    totalRows,
+    uploadKey,
+    webhookUrl: null,
+    baseUrl: stack.client.baseUrl,
+    idempotencyKey: null,
+    requestHash: null,
+  });
 }
 
 describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
@@ -448,6 +478,107 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'not_found');
   });
 
+  it('a resumed split publishes from its checkpoint, skips recorded chunks and gives the same file', async () => {
+    const file = Array.from({ length: 9 }, (_, i) => `10.0.0.${i + 1}`).join('\n') + '\n';
+    const expected = (await download((await runJob('ip', file)).final.result_url)).text;
+    const lines = expected.split('\n').slice(1); // the rows' result lines, 3 per chunk
+    // The same file as a job whose splitter died after publishing chunks 0 and 1 and
+    // checkpointing only chunk 0; both were scored and recorded meanwhile.
+    const id = 'job_44444444444444444444444444444444';
+    const blobs = stack.app.get<BlobStore>(BLOB_STORE);
+    const repository = stack.app.get(BatchJobRepository);
+    await jobWithUpload(stack, id, owner.accountId, 'ip', file, 9);
+    await repository.markProcessing(id);
+    assert.equal(await repository.saveSplitCheckpoint(id, 1, 3), true);
+    for (const chunkNo of [0, 1]) {
+      const part = lines.slice(3 * chunkNo, 3 * chunkNo + 3).join('\n') + '\n';
+      await blobs.put(partKey(id, chunkNo), Buffer.from(part));
+      await repository.recordChunk(id, chunkNo, 3);
+    }
+    const bus = stack.app.get<RowBus>(ROW_BUS);
+    const published: number[] = [];
+    const publish = bus.publish.bind(bus);
+    bus.publish = (topic, messages) => {
+      if (topic === batchNames().chunksTopic) {
+        for (const m of messages) published.push(decodeChunk(m.value)!.chunkNo);
+      }
+      return publish(topic, messages);
+    };
+    const splitter = stack.app.get(SplitterService);
+    // A split that had finished (checkpoint at the end) only sends its split report again.
+    const finished = 'job_55555555555555555555555555555555';
+    await jobWithUpload(stack, finished, owner.accountId, 'ip', file, 9);
+    await repository.markProcessing(finished);
+    await repository.saveSplitCheckpoint(finished, 3, 9);
+    try {
+      assert.equal(await splitter.split(finished), 3);
+      assert.deepEqual(published, []);
+      assert.equal(await splitter.split(id), 3);
+    } finally {
+      bus.publish = publish;
+    }
+    await stack.app.get(BatchJobsService).fail(finished, 'test clean-up');
+    assert.deepEqual(published, [2], 'only the chunk after the checkpoint that was not recorded');
+    const final = (await waitForJob(stack.client.withKey(owner.apiKey), id)).at(-1)!.body;
+    assert.equal(final.status, 'done');
+    assert.equal((await download(final.result_url)).text, expected);
+  });
+
+  it('deletes the upload at the end, expires the result after RESULT_RETENTION_DAYS (410 gone), aborts abandoned uploads', async () => {
+    const blobs = stack.app.get<BlobStore>(BLOB_STORE);
+    const { final } = await runJob('ip', '1.1.1.1\n8.8.8.8\n');
+    assert.equal(final.status, 'done');
+    // Deleted by the clean-up that follows the end (the job may show done a moment before).
+    await eventually(
+      async () => ((await blobs.head(`uploads/${final.id}.csv`)) === null ? true : undefined),
+      'upload deleted when the job ended',
+    );
+    assert.equal((await download(final.result_url)).status, 200);
+
+    // The job ended 8 days ago (default retention: 7): the link answers 410 before any sweep.
+    await stack.dataSource.query(
+      `UPDATE batch_jobs SET finished_at = now() - interval '8 days' WHERE id = $1`,
+      [final.id],
+    );
+    const fresh = (await stack.client.withKey(owner.apiKey).get(`/v1/batch/${final.id}`)).body;
+    assert.equal(fresh.status, 'done');
+    const expired = await fetch(fresh.result_url);
+    assert.equal(expired.status, 410);
+    assert.deepEqual(await expired.json(), {
+      error: {
+        code: 'gone',
+        message: `the result of batch job ${final.id} has expired: results are kept 7 days after the job ends`,
+      },
+    });
+
+    // An upload a killed process left behind, started "25 hours ago" as seen by the sweep.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    async function* hanging() {
+      yield Buffer.from('1.1.1.1\n');
+      await released;
+    }
+    const abandoned = blobs.put('uploads/job_abandoned.csv', Readable.from(hanging()));
+    abandoned.catch(() => undefined);
+    const sweeper = stack.app.get(StorageRetentionService);
+    let sweep = await sweeper.sweep();
+    assert.equal(sweep.abortedUploads, 0, 'an upload in progress is not aborted');
+    assert.ok(sweep.purgedJobs >= 1);
+    assert.equal(await blobs.head(`results/${final.id}/result.csv`), null);
+    const [{ storage_purged_at }] = await stack.dataSource.query(
+      'SELECT storage_purged_at FROM batch_jobs WHERE id = $1',
+      [final.id],
+    );
+    assert.ok(storage_purged_at instanceof Date);
+    assert.equal((await fetch(fresh.result_url)).status, 410);
+
+    sweep = await sweeper.sweep(new Date(Date.now() + 25 * 3_600_000));
+    assert.equal(sweep.abortedUploads, 1);
+    release();
+    await assert.rejects(abandoned);
+    assert.equal(await blobs.head('uploads/job_abandoned.csv'), null);
+  });
+
   describe('webhooks and failures', () => {
     let hook: Server;
     const received: { headers: IncomingMessage['headers']; body: string }[] = [];
@@ -510,6 +641,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       const job = JSON.parse(delivery.body);
       assert.equal(job.status, 'done');
       assert.equal(job.processed_rows, 1);
+      assert.equal('error' in job, false, 'error is present only for failed jobs');
       assert.equal((await download(job.result_url)).status, 200);
     });
 
@@ -545,8 +677,35 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
         refunds.map((r: { delta: string }) => Number(r.delta)),
         [7],
       );
+      const error = {
+        code: 'internal_error',
+        message: 'the uploaded file is no longer available; unprocessed rows were refunded',
+      };
+      assert.deepEqual(final.error, error);
       const delivery = await deliveryFor(id);
       assert.equal(JSON.parse(delivery.body).status, 'failed');
+      assert.deepEqual(JSON.parse(delivery.body).error, error);
+    });
+
+    it('fails a file the splitter refuses as unprocessable, saying why, and deletes its upload', async () => {
+      const account = await stack.account(50, 'two-columns');
+      const id = 'job_33333333333333333333333333333333';
+      const uploadKey = `uploads/${id}.csv`;
+      // A file that skipped the upload inspector: the chunk reader refuses its second column.
+      await jobWithUpload(stack, id, account.accountId, 'email', 'a@x.io\nb@x.io,c\n', 2);
+      await stack.app
+        .get<JobQueue>(JOB_QUEUE)
+        .add('ingest', { jobId: id }, { jobId: `split-${id}` });
+      const final = (await waitForJob(stack.client.withKey(account.apiKey), id)).at(-1)!.body;
+      assert.equal(final.status, 'failed');
+      assert.deepEqual(final.error, {
+        code: 'unprocessable',
+        message: 'the file cannot be split: row 2 has more than one column',
+      });
+      await eventually(async () => {
+        const left = (await footprint(stack, account.accountId)).uploads;
+        return left.includes(uploadKey) ? undefined : true;
+      }, 'upload deleted after the failure');
     });
 
     it('refunds only the unprocessed rows when a chunk is dead-lettered, once', async () => {
@@ -583,8 +742,21 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       const final = (await waitForJob(stack.client.withKey(account.apiKey), id)).at(-1)!.body;
       assert.equal(final.status, 'failed');
       assert.equal(final.processed_rows, 2);
+      assert.deepEqual(final.error, {
+        code: 'internal_error',
+        message:
+          'chunk 1 could not be processed after repeated attempts; unprocessed rows were refunded',
+      });
       // 50 - 6 + 4: the two scored rows stay paid.
       assert.equal((await footprint(stack, account.accountId)).balance, 48);
+      // A completion that arrives after the end is not recorded: what is paid stays what was refunded against.
+      assert.equal(await repository.recordChunk(id, 2, 2), null);
+      assert.equal(await repository.recordedRows(id), 2);
+      const [{ refunded_rows }] = await stack.dataSource.query(
+        'SELECT refunded_rows FROM batch_jobs WHERE id = $1',
+        [id],
+      );
+      assert.equal(refunded_rows, 4);
     });
   });
 });

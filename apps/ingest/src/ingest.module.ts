@@ -4,12 +4,13 @@ import { AssemblerService } from './assembler/assembler.service';
 import { JobFinisher } from './assembler/job-finisher';
 import { JobIdleSource } from './recovery/job-idle.source';
 import { JobRecoveryService } from './recovery/job-recovery.service';
+import { StorageRetentionService } from './retention/storage-retention.service';
 import { SplitterService } from './splitter/splitter.service';
 import { WebhookProcessor } from './webhooks/webhook.processor';
 
 /**
  * apps/ingest: the splitter (queue `ingest`), the assembler (topic `verity.batch.progress`),
- * webhook delivery (queue `webhooks`) and the recovery sweep. Expects CoreModule and
+ * webhook delivery (queue `webhooks`), the recovery sweep and the storage retention sweep. Expects CoreModule and
  * BatchPortsModule from the host (the ingest deployable, or `verity start`).
  */
 @Module({
@@ -21,6 +22,7 @@ import { WebhookProcessor } from './webhooks/webhook.processor';
     WebhookProcessor,
     JobRecoveryService,
     JobIdleSource,
+    StorageRetentionService,
   ],
 })
 export class IngestModule {}

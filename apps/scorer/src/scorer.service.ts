@@ -35,6 +35,9 @@ import {
 } from '@verity/platform';
 import { scoreChunk } from './chunk.scorer';
 
+/** Scored chunks remembered for skipping re-sent copies (a few jobs' worth; then forgotten). */
+const SCORED_MEMORY = 10_000;
+
 /**
  * A scorer: one member of group `verity-scorers` on `verity.batch.chunks`. Per chunk it checks
  * the job is still running, scores the rows, writes the part to the blob store under a key
@@ -49,6 +52,12 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
   private subscription?: Subscription;
   /** Failed deliveries per message (topic/partition/offset) held by this process. */
   private readonly failures = new Map<string, number>();
+  /**
+   * Chunks (job/chunkNo) this process scored and reported. A resumed split may publish a chunk
+   * again; the copy lands on the same partition, so on this consumer, and is skipped without
+   * scoring or a database read (its part and report already exist).
+   */
+  private readonly scored = new Set<string>();
 
   constructor(
     private readonly repository: BatchJobRepository,
@@ -126,6 +135,8 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async score(chunk: ChunkMessage): Promise<void> {
+    const key = `${chunk.jobId}/${chunk.chunkNo}`;
+    if (this.scored.has(key)) return;
     const job = await this.repository.findForWorker(chunk.jobId);
     // Ended (or unknown) jobs need no work: a late redelivery must not recreate parts.
     if (!job || job.status !== 'processing') return;
@@ -150,6 +161,8 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     ]);
     stop?.();
     this.metrics?.batchRowsProcessed.inc({ type: chunk.type }, chunk.rows.length);
+    if (this.scored.size >= SCORED_MEMORY) this.scored.clear();
+    this.scored.add(key);
   }
 
   /**

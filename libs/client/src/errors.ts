@@ -37,6 +37,8 @@ export class InsufficientCreditsError extends VerityApiError {}
 export class ForbiddenError extends VerityApiError {}
 /** 404 `not_found`: unknown job or key (or another account's). */
 export class NotFoundError extends VerityApiError {}
+/** 410 `gone`: the job's result file passed its retention (RESULT_RETENTION_DAYS) and was deleted. */
+export class GoneError extends VerityApiError {}
 /** 408 `request_timeout`: an upload body stopped arriving for the server's idle timeout. */
 export class RequestTimeoutError extends VerityApiError {}
 /** 413 `payload_too_large`: a JSON body or an upload over the server's limit. */
@@ -72,6 +74,7 @@ const BY_CODE: Record<ErrorCode, ApiErrorClass> = {
   forbidden: ForbiddenError,
   not_found: NotFoundError,
   request_timeout: RequestTimeoutError,
+  gone: GoneError,
   payload_too_large: PayloadTooLargeError,
   unprocessable: UnprocessableError,
   rate_limited: RateLimitedError,
@@ -98,7 +101,10 @@ export class VerityConnectionError extends VerityClientError {}
 /** `batch.wait` saw the job end `failed`; `job` is its last state (credits were refunded). */
 export class BatchFailedError extends VerityClientError {
   constructor(readonly job: BatchJob) {
-    super(`batch job ${job.id} failed after ${job.processed_rows} of ${job.total_rows} rows`);
+    super(
+      `batch job ${job.id} failed after ${job.processed_rows} of ${job.total_rows} rows` +
+        (job.error ? `: ${job.error.code}: ${job.error.message}` : ''),
+    );
   }
 }
 

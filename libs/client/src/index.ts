@@ -23,6 +23,7 @@ export {
   InsufficientCreditsError,
   ForbiddenError,
   NotFoundError,
+  GoneError,
   RequestTimeoutError,
   PayloadTooLargeError,
   UnprocessableError,
@@ -37,6 +38,8 @@ export {
 } from './errors';
 export type {
   BatchJob,
+  BatchJobError,
+  BatchErrorCode,
   BatchStatus,
   BatchType,
   EmailResult,

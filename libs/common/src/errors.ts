@@ -1,6 +1,7 @@
 /**
  * Machine-readable error codes of the spec, plus `forbidden` for the download signature (403),
- * and the two answers node:http itself can give (a request too slow, headers too large).
+ * `gone` for a result past its retention (410), and the two answers node:http itself can give
+ * (a request too slow, headers too large).
  */
 export const ERROR_CODES = {
   validation_error: 400,
@@ -9,6 +10,7 @@ export const ERROR_CODES = {
   forbidden: 403,
   not_found: 404,
   request_timeout: 408,
+  gone: 410,
   payload_too_large: 413,
   unprocessable: 422,
   rate_limited: 429,

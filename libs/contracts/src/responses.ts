@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DELIVERABILITY, HLR_STATUSES, LINE_TYPES, RISK_LEVELS } from './results';
 import type { EmailResult, IpResult, PhoneResult, VerifyResult } from './results';
-import { BATCH_STATUSES, BATCH_TYPES, type BatchJob } from './batch';
+import { BATCH_ERROR_CODES, BATCH_STATUSES, BATCH_TYPES, type BatchJob } from './batch';
 import type { ApiKey, ExplainedReason, IssuedApiKey, PingResponse } from './account';
 
 // JSON schemas of the responses, used for the OpenAPI document. The `satisfies` checks below
@@ -91,6 +91,12 @@ export const batchJobSchema = z.object({
   processed_rows: z.number().int(),
   result_url: z.string().nullable(),
   created_at: z.string().describe('ISO 8601 timestamp'),
+  error: z
+    .object({ code: z.enum(BATCH_ERROR_CODES), message: z.string() })
+    .optional()
+    .describe(
+      'Added in v1 (fields are only added): present only when status is failed; why the job failed, in the shape of an error body. Unprocessed rows are refunded.',
+    ),
 });
 
 export const errorSchema = z.object({

@@ -9,6 +9,7 @@ import {
   type BlobStore,
 } from '@verity/batch';
 import { VerityError } from '@verity/common';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { BatchType } from '@verity/contracts';
 import { isJobId } from './batch-upload.service';
 
@@ -22,7 +23,8 @@ export interface ResultDownload {
 /**
  * GET /v1/batch/{id}/download?sig=…: the signature is the only credential. It is checked
  * first (constant time, no database read), so a forged link learns nothing about which job
- * ids exist; a valid signature for a job that is gone or not done is 404.
+ * ids exist; a valid signature for a job that is gone or not done is 404, and for a result past
+ * RESULT_RETENTION_DAYS 410 gone (decided from the job's end, even before the sweep deleted it).
  */
 @Injectable()
 export class BatchDownloadService {
@@ -30,6 +32,7 @@ export class BatchDownloadService {
     private readonly jobs: BatchJobRepository,
     private readonly secrets: SigningSecretProvider,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async open(jobId: string, sig: string | undefined): Promise<ResultDownload> {
@@ -38,6 +41,13 @@ export class BatchDownloadService {
     if (!isJobId(jobId)) throw notFound;
     const job = await this.jobs.findForWorker(jobId);
     if (!job || job.status !== 'done' || job.resultKey === null) throw notFound;
+    const retentionMs = this.config.RESULT_RETENTION_DAYS * 86_400_000;
+    if (job.storagePurgedAt !== null || job.finishedAt!.getTime() + retentionMs <= Date.now()) {
+      throw new VerityError(
+        'gone',
+        `the result of batch job ${jobId} has expired: results are kept ${this.config.RESULT_RETENTION_DAYS} days after the job ends`,
+      );
+    }
     try {
       return { jobId, type: job.type, body: await this.blobs.get(job.resultKey) };
     } catch (error) {

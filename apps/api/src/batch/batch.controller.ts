@@ -68,7 +68,7 @@ export class BatchController {
   @ApiDoc({
     summary: 'Download a result CSV (authenticated by the sig of result_url, no API key)',
     ok: z.string().describe('text/csv: the result file'),
-    errors: [403, 404],
+    errors: [403, 404, 410],
     authenticated: false,
   })
   async download(

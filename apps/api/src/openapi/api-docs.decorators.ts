@@ -10,6 +10,7 @@ const ERROR_STATUSES: Record<number, string> = {
   402: 'insufficient_credits: the balance cannot pay for the call',
   403: 'forbidden: download signature invalid, tampered or expired; fetch the job again',
   404: 'not_found',
+  410: 'gone: the result file passed its retention (RESULT_RETENTION_DAYS after the job ended) and was deleted',
   413: 'payload_too_large: body over the size limit',
   422: 'unprocessable: parsed but semantically invalid',
   429: 'rate_limited: too many requests; see Retry-After',

@@ -166,4 +166,22 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     assert.equal(again.get(a)?.chunksDone, 2);
     assert.equal(again.get(b)?.processedRows, 2);
   });
+  it('never records a chunk after the job failed: the refund and processed_rows match what was recorded', async () => {
+    const jobs = stack.app.get(BatchJobsService);
+    for (let n = 10; n < 30; n++) {
+      const id = await jobWithParts(n, 6);
+      await repository.recordChunks([{ jobId: id, chunkNo: 0, rows: 2 }]);
+      // A failure and a group of completions race for the same job row.
+      await Promise.all([
+        jobs.fail(id, 'test', { code: 'internal_error', message: 'test' }),
+        repository.recordChunks([1, 2, 3, 4].map((chunkNo) => ({ jobId: id, chunkNo, rows: 2 }))),
+      ]);
+      const job = await repository.findForWorker(id);
+      const recorded = await repository.recordedRows(id);
+      assert.ok(job);
+      assert.equal(job.status, 'failed');
+      assert.equal(job.processedRows, recorded);
+      assert.equal(job.refundedRows, job.totalRows - recorded);
+    }
+  });
 });

@@ -117,6 +117,10 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
         const failed = await this.jobs.fail(
           report.jobId,
           `chunk ${report.chunkNo} failed: ${report.reason}`,
+          {
+            code: 'internal_error',
+            message: `chunk ${report.chunkNo} could not be processed after repeated attempts; unprocessed rows were refunded`,
+          },
         );
         if (failed)
           this.log.warn(`job ${report.jobId} failed at chunk ${report.chunkNo}: ${report.reason}`);

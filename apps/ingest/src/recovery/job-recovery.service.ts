@@ -15,6 +15,7 @@ import {
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { SPLIT_ATTEMPTS } from '../splitter/splitter.service';
+import { PeriodicTask } from './periodic-task';
 
 /**
  * Nothing committed is lost between the API's commit and its enqueue, or with an in-process
@@ -26,8 +27,7 @@ import { SPLIT_ATTEMPTS } from '../splitter/splitter.service';
 @Injectable()
 export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger('JobRecovery');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly task = new PeriodicTask(this.log, 'recovery sweep');
 
   constructor(
     private readonly repository: BatchJobRepository,
@@ -42,23 +42,13 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
 
   async onApplicationBootstrap(): Promise<void> {
     await this.sweep(0, 0);
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep(
-        this.config.BATCH_RECOVERY_INTERVAL_MS,
-        this.config.BATCH_STALL_MS,
-      )
-        .then(
-          () => undefined,
-          (error: unknown) => this.log.warn(`recovery sweep failed: ${String(error)}`),
-        )
-        .finally(() => (this.running = undefined));
-    }, this.config.BATCH_RECOVERY_INTERVAL_MS);
-    this.timer.unref();
+    this.task.start(this.config.BATCH_RECOVERY_INTERVAL_MS, () =>
+      this.sweep(this.config.BATCH_RECOVERY_INTERVAL_MS, this.config.BATCH_STALL_MS),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
   /** Re-enqueues abandoned jobs; returns how many were handed over. */

@@ -11,14 +11,16 @@ export interface EncodedChunk {
  * max.message.bytes, 1 MB by default, and 5,000 rows of 4 KiB lines would be 20 MB): each
  * chunk is encoded once, and one whose message is too large is halved (and the halves
  * encoded) until it fits. Chunks are renumbered 0, 1, 2, … in order, so the numbering still
- * depends only on the file and a re-split re-emits identical chunks.
+ * depends only on the file and a re-split re-emits identical chunks. A resumed split passes
+ * the number its first chunk had in the interrupted run (`firstChunkNo`).
  */
 export async function* sizedChunks(
   chunks: AsyncIterable<RowChunk>,
   maxBytes: number,
   encode: (chunk: RowChunk) => Buffer,
+  firstChunkNo = 0,
 ): AsyncGenerator<EncodedChunk, void, undefined> {
-  let chunkNo = 0;
+  let chunkNo = firstChunkNo;
   for await (const chunk of chunks) {
     // Number tentatively: a chunk that fits (nearly always) keeps this encoding.
     const whole = { chunkNo, firstRow: chunk.firstRow, rows: chunk.rows };

@@ -18,6 +18,7 @@ import {
 } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import type { BatchJobError, BatchType } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { JobFinisher } from '../assembler/job-finisher';
@@ -40,7 +41,8 @@ export const SPLIT_ATTEMPTS = 5;
  * The splitter: takes a job from queue `ingest`, marks it processing, streams its upload
  * through fast-csv and publishes numbered chunks to `verity.batch.chunks` (chunk n on
  * partition n mod P, so one large job keeps every scorer busy), then tells the assembler on
- * `verity.batch.progress` how many chunks there are. A re-run publishes identical chunks.
+ * `verity.batch.progress` how many chunks there are. A re-run publishes identical chunks and
+ * resumes from the split checkpoint (docs/batch.md, "Recovery").
  */
 @Injectable()
 export class SplitterService implements OnApplicationBootstrap {
@@ -79,7 +81,10 @@ export class SplitterService implements OnApplicationBootstrap {
     } catch (error) {
       // A file the chunk reader refuses will be refused on every try: fail now.
       if (error instanceof VerityError && error.code === 'unprocessable') {
-        await this.failJob(job.payload.jobId, `input file cannot be split: ${error.message}`);
+        await this.failJob(job.payload.jobId, `input file cannot be split: ${error.message}`, {
+          code: 'unprocessable',
+          message: `the file cannot be split: ${error.message}`,
+        });
         return;
       }
       this.log.warn(
@@ -89,50 +94,40 @@ export class SplitterService implements OnApplicationBootstrap {
     }
   }
 
-  /** Splits one job; returns the number of chunks published (0 if the job had ended). */
+  /**
+   * Splits one job, resuming from its checkpoint; returns the number of chunks the file has
+   * (0 if the job ended). After each published batch the checkpoint (chunks and rows so far,
+   * always at a chunk boundary of the reader) is committed, so a splitter that dies re-emits at
+   * most the one batch that was published but not yet checkpointed, and of those only the
+   * chunks not recorded yet.
+   */
   async split(jobId: string): Promise<number> {
     const before = await this.repository.findForWorker(jobId);
     if (!before || (before.status !== 'queued' && before.status !== 'processing')) return 0;
     const job = await this.repository.markProcessing(jobId);
     if (!job) return 0;
     if (before.status === 'queued') this.metrics?.batchJobs.inc({ status: 'processing' });
-    let source;
-    try {
-      source = await this.blobs.get(job.uploadKey);
-    } catch (error) {
-      if (!(error instanceof BlobNotFoundError)) throw error;
-      await this.failJob(jobId, 'the uploaded file is missing from the blob store');
-      return 0;
-    }
-    const partitions = this.config.KAFKA_CHUNK_PARTITIONS;
-    let pending: OutgoingMessage[] = [];
-    let pendingBytes = 0;
-    let publishing: Promise<void> = Promise.resolve();
-    let chunks = 0;
-    let rows = 0;
-    for await (const { chunk, value } of sizedChunks(
-      readChunks(source, this.config.BATCH_CHUNK_ROWS),
-      MAX_CHUNK_BYTES,
-      (c) => encodeMessage({ v: 1, jobId, type: job.type, ...c }),
-    )) {
-      pending.push({ key: jobId, partition: chunk.chunkNo % partitions, value });
-      pendingBytes += value.length;
-      chunks++;
-      rows += chunk.rows.length;
-      if (pending.length >= PUBLISH_BATCH || pendingBytes >= PUBLISH_BATCH_BYTES) {
-        // One batch in flight while the next is parsed; batches still go out in order.
-        await publishing;
-        publishing = this.bus.publish(this.names.chunksTopic, pending);
-        publishing.catch(() => undefined); // awaited (and thrown) before the next batch
-        pending = [];
-        pendingBytes = 0;
-      }
-    }
-    await publishing;
-    await this.bus.publish(this.names.chunksTopic, pending);
+    const chunkRows = this.config.BATCH_CHUNK_ROWS;
+    // Resume at the checkpoint: a reader chunk boundary, or the end of a finished split (then
+    // only the split report is sent again). One written with another BATCH_CHUNK_ROWS is not a
+    // boundary of this reader: start over.
+    const finished = job.splitChunks > 0 && job.splitRows === job.totalRows;
+    const start =
+      finished || job.splitRows % chunkRows === 0
+        ? { chunks: job.splitChunks, rows: job.splitRows }
+        : { chunks: 0, rows: 0 };
+    const published = finished
+      ? start
+      : await this.publishFrom(jobId, job.type, job.uploadKey, start);
+    if (!published) return 0;
+    const { chunks, rows } = published;
     if (rows !== job.totalRows || chunks === 0) {
       // The upload changed under us or the readers disagree: never assemble a wrong file.
-      await this.failJob(jobId, `split found ${rows} rows, the upload counted ${job.totalRows}`);
+      await this.failJob(jobId, `split found ${rows} rows, the upload counted ${job.totalRows}`, {
+        code: 'internal_error',
+        message:
+          'the uploaded file could not be read back as it was accepted; unprocessed rows were refunded',
+      });
       return 0;
     }
     await this.bus.publish(this.names.progressTopic, [
@@ -142,16 +137,93 @@ export class SplitterService implements OnApplicationBootstrap {
     return chunks;
   }
 
+  /**
+   * Publishes the upload's chunks from `start` on, committing the checkpoint after each batch;
+   * returns where the file ended, or null when the job ended meanwhile (or its upload is gone,
+   * which fails it).
+   */
+  private async publishFrom(
+    jobId: string,
+    type: BatchType,
+    uploadKey: string,
+    start: { chunks: number; rows: number },
+  ): Promise<{ chunks: number; rows: number } | null> {
+    const chunkRows = this.config.BATCH_CHUNK_ROWS;
+    const recorded =
+      start.chunks > 0
+        ? await this.repository.recordedChunksFrom(jobId, start.chunks)
+        : new Set<number>();
+    let source;
+    try {
+      source = await this.blobs.get(uploadKey);
+    } catch (error) {
+      if (!(error instanceof BlobNotFoundError)) throw error;
+      await this.failJob(jobId, 'the uploaded file is missing from the blob store', {
+        code: 'internal_error',
+        message: 'the uploaded file is no longer available; unprocessed rows were refunded',
+      });
+      return null;
+    }
+    if (start.rows > 0) this.log.log(`job ${jobId}: resuming split at chunk ${start.chunks}`);
+    const partitions = this.config.KAFKA_CHUNK_PARTITIONS;
+    let pending: OutgoingMessage[] = [];
+    let pendingBytes = 0;
+    let publishing: Promise<boolean> = Promise.resolve(true);
+    let chunks = start.chunks;
+    let rows = start.rows;
+    for await (const { chunk, value } of sizedChunks(
+      readChunks(source, chunkRows, start.rows),
+      MAX_CHUNK_BYTES,
+      (c) => encodeMessage({ v: 1, jobId, type, ...c }),
+      start.chunks,
+    )) {
+      // A chunk the interrupted run published and a scorer already recorded is not re-sent.
+      if (!recorded.has(chunk.chunkNo)) {
+        pending.push({ key: jobId, partition: chunk.chunkNo % partitions, value });
+        pendingBytes += value.length;
+      }
+      chunks++;
+      rows += chunk.rows.length;
+      // Checkpoint only where the reader's chunks end (a halved chunk ends at its last piece).
+      const boundary = rows % chunkRows === 0;
+      if (boundary && (pending.length >= PUBLISH_BATCH || pendingBytes >= PUBLISH_BATCH_BYTES)) {
+        // One batch in flight while the next is parsed; batches still go out in order.
+        if (!(await publishing)) return null; // the job ended meanwhile
+        publishing = this.publishChunks(jobId, pending, chunks, rows);
+        publishing.catch(() => undefined); // awaited (and thrown) before the next batch
+        pending = [];
+        pendingBytes = 0;
+      }
+    }
+    if (!(await publishing)) return null;
+    if (!(await this.publishChunks(jobId, pending, chunks, rows))) return null;
+    return { chunks, rows };
+  }
+
+  /** Publishes a batch of chunks, then commits the checkpoint after them; false once the job ended. */
+  private async publishChunks(
+    jobId: string,
+    batch: OutgoingMessage[],
+    chunks: number,
+    rows: number,
+  ): Promise<boolean> {
+    await this.bus.publish(this.names.chunksTopic, batch);
+    return this.repository.saveSplitCheckpoint(jobId, chunks, rows);
+  }
+
   private async giveUp(jobId: string, error: Error): Promise<void> {
     try {
-      await this.failJob(jobId, `split failed ${SPLIT_ATTEMPTS} times: ${error.message}`);
+      await this.failJob(jobId, `split failed ${SPLIT_ATTEMPTS} times: ${error.message}`, {
+        code: 'internal_error',
+        message: `the file could not be split after ${SPLIT_ATTEMPTS} attempts; unprocessed rows were refunded`,
+      });
     } catch (failure) {
       this.log.error(`cannot fail job ${jobId}: ${String(failure)}`);
     }
   }
 
-  private async failJob(jobId: string, reason: string): Promise<void> {
-    const failed = await this.jobs.fail(jobId, reason);
+  private async failJob(jobId: string, reason: string, error: BatchJobError): Promise<void> {
+    const failed = await this.jobs.fail(jobId, reason, error);
     if (failed) {
       this.log.warn(`job ${jobId} failed: ${reason}`);
       await this.finisher.afterEnd(failed);

@@ -27,8 +27,9 @@ export interface BullJobQueueOptions {
   prefix?: string;
   /**
    * Stalled-job detection: a killed worker's job is re-run once its lock (lockDuration)
-   * expired and a stalled check (stalledInterval) ran. Defaults: Bull's 30 s / 30 s, with
-   * maxStalledCount 3 so a job survives a few rolling restarts before counting as failed.
+   * expired and a stalled check (stalledInterval) ran. Defaults: Bull's 30 s / 30 s (the
+   * factory passes QUEUE_LOCK_SETTINGS, 4 s / 2 s), with maxStalledCount 3 so a job survives a
+   * few rolling restarts before counting as failed.
    */
   settings?: Pick<Bull.AdvancedSettings, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'>;
   /** Ready-made queues by name (e.g. injected by @nestjs/bull); others are created on demand. */

@@ -10,10 +10,33 @@ import {
   InvalidBlobKeyError,
   type BlobInfo,
   type BlobStore,
+  type IncompleteUploads,
 } from '../ports/blob-store.port';
 
 /** Where half-written objects live until renamed into place (same filesystem → atomic rename). */
 const PARTIAL_DIR = '.partial';
+/** Longest file name most filesystems take. */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * A temp file's name records when the write started and, when it fits, its key (base64url),
+ * so incomplete writes can be found by prefix and age like S3's multipart uploads:
+ * `<start ms>.<uuid>.<key>.tmp`, or `<start ms>.<uuid>.tmp` for a key too long to fit (found
+ * only by the empty prefix).
+ */
+function partialName(key: string): string {
+  const encoded = Buffer.from(key, 'utf8').toString('base64url');
+  const name = `${Date.now()}.${randomUUID()}.${encoded}.tmp`;
+  return name.length <= MAX_NAME_BYTES ? name : `${Date.now()}.${randomUUID()}.tmp`;
+}
+
+/** The start time and key (null when not recorded) of a temp file; null if not one of ours. */
+function parsePartialName(name: string): { startedMs: number; key: string | null } | null {
+  const match = /^(\d+)\.[0-9a-f-]{36}(?:\.([A-Za-z0-9_-]+))?\.tmp$/.exec(name);
+  if (!match) return null;
+  const key = match[2] === undefined ? null : Buffer.from(match[2], 'base64url').toString('utf8');
+  return { startedMs: Number(match[1]), key };
+}
 
 function isErrno(err: unknown, code: string): boolean {
   return err instanceof Error && (err as NodeJS.ErrnoException).code === code;
@@ -70,7 +93,7 @@ export class LocalBlobStore implements BlobStore {
 
   async put(key: string, body: Buffer | Readable): Promise<void> {
     const dest = this.pathOf(key);
-    const tmp = join(this.root, PARTIAL_DIR, `${randomUUID()}.tmp`);
+    const tmp = join(this.root, PARTIAL_DIR, partialName(key));
     await mkdir(dirname(tmp), { recursive: true });
     // Open before streaming: with a lazily opened stream, a body failing early could let the
     // open land after our clean-up and leave a stray temp file.
@@ -144,6 +167,24 @@ export class LocalBlobStore implements BlobStore {
     yield* this.walk(dirKey === '' ? this.root : join(this.root, ...dirKey.split('/')), prefix);
   }
 
+  async abortIncompleteUploads(prefix: string, startedBefore: Date): Promise<IncompleteUploads> {
+    assertBlobPrefix(prefix);
+    const out = { aborted: 0, kept: 0 };
+    const dir = join(this.root, PARTIAL_DIR);
+    for (const name of await this.partialNames()) {
+      const partial = parsePartialName(name);
+      if (!partial || !(prefix === '' || partial.key?.startsWith(prefix))) continue;
+      if (partial.startedMs >= startedBefore.getTime()) {
+        out.kept++;
+        continue;
+      }
+      // A writer still running then fails at its rename: no object appears.
+      await rm(join(dir, name), { force: true });
+      out.aborted++;
+    }
+    return out;
+  }
+
   async ping(): Promise<void> {
     const partial = join(this.root, PARTIAL_DIR);
     await mkdir(partial, { recursive: true });
@@ -162,18 +203,22 @@ export class LocalBlobStore implements BlobStore {
   /** Deletes temp files under `.partial/` that no writer has touched for `partialMaxAgeMs`. */
   private async sweepPartials(): Promise<void> {
     const dir = join(this.root, PARTIAL_DIR);
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch (err) {
-      if (isErrno(err, 'ENOENT')) return;
-      throw err;
-    }
+    const names = await this.partialNames();
     const cutoff = Date.now() - this.partialMaxAgeMs;
     for (const name of names) {
       const path = join(dir, name);
       const info = await stat(path).catch(() => null);
       if (info?.isFile() && info.mtimeMs < cutoff) await rm(path, { force: true });
+    }
+  }
+
+  /** Names of the temp files (none before the first write). */
+  private async partialNames(): Promise<string[]> {
+    try {
+      return await readdir(join(this.root, PARTIAL_DIR));
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return [];
+      throw err;
     }
   }
 

@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -17,6 +19,7 @@ import {
   BlobNotFoundError,
   type BlobInfo,
   type BlobStore,
+  type IncompleteUploads,
 } from '../ports/blob-store.port';
 
 /** Connection settings of {@link S3BlobStore}. */
@@ -37,7 +40,10 @@ const MIN_PART_BYTES = 5 * 1024 * 1024;
 function isNotFound(err: unknown): boolean {
   return (
     err instanceof S3ServiceException &&
-    (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404)
+    (err.name === 'NoSuchKey' ||
+      err.name === 'NoSuchUpload' ||
+      err.name === 'NotFound' ||
+      err.$metadata.httpStatusCode === 404)
   );
 }
 
@@ -145,6 +151,46 @@ export class S3BlobStore implements BlobStore {
       for (const obj of page.Contents ?? []) if (obj.Key) yield obj.Key;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  async abortIncompleteUploads(prefix: string, startedBefore: Date): Promise<IncompleteUploads> {
+    assertBlobPrefix(prefix);
+    const out = { aborted: 0, kept: 0 };
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    do {
+      const page = await this.s3.send(
+        new ListMultipartUploadsCommand({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
+      );
+      for (const upload of page.Uploads ?? []) {
+        if (!upload.Key || !upload.UploadId) continue;
+        if (!upload.Initiated || upload.Initiated >= startedBefore) {
+          out.kept++;
+          continue;
+        }
+        try {
+          await this.s3.send(
+            new AbortMultipartUploadCommand({
+              Bucket: this.bucket,
+              Key: upload.Key,
+              UploadId: upload.UploadId,
+            }),
+          );
+          out.aborted++;
+        } catch (err) {
+          if (!isNotFound(err)) throw err; // completed or aborted meanwhile
+        }
+      }
+      [keyMarker, uploadIdMarker] = page.IsTruncated
+        ? [page.NextKeyMarker, page.NextUploadIdMarker]
+        : [undefined, undefined];
+    } while (keyMarker !== undefined);
+    return out;
   }
 
   async ping(): Promise<void> {

@@ -4,9 +4,9 @@ import { PassThrough, Readable } from 'node:stream';
 import { VerityError } from '@verity/common';
 import { readChunks, type RowChunk } from './chunk.reader';
 
-async function collect(source: Readable, chunkRows: number): Promise<RowChunk[]> {
+async function collect(source: Readable, chunkRows: number, fromRow = 0): Promise<RowChunk[]> {
   const out: RowChunk[] = [];
-  for await (const chunk of readChunks(source, chunkRows)) out.push(chunk);
+  for await (const chunk of readChunks(source, chunkRows, fromRow)) out.push(chunk);
   return out;
 }
 
@@ -32,6 +32,14 @@ describe('readChunks', () => {
       whole.flatMap((c) => c.rows),
       ['x,1', 'y', 'z "q"', '\u{1F600}@m\u00fcnchen.de'],
     );
+  });
+
+  it('resumes at a chunk boundary with the numbering of a read from the start', async () => {
+    const text = 'a\n\nb\nc\n  \nd\ne\n';
+    const whole = await collect(fromString(text), 2);
+    assert.deepEqual(await collect(fromString(text), 2, 2), whole.slice(1));
+    assert.deepEqual(await collect(fromString(text), 2, 6), []);
+    await assert.rejects(collect(fromString(text), 2, 3), RangeError);
   });
 
   it('yields nothing for a file without rows', async () => {

@@ -18,13 +18,20 @@ export interface RowChunk {
  * blank lines skipped, values unquoted and trimmed of spaces/tabs. A row with more than one
  * column (a file that skipped the inspector) throws 422 unprocessable; errors of `readable`
  * are rethrown as they are. The source is consumed: stopping early destroys it.
+ *
+ * `fromRow` (a multiple of `chunkRows`) resumes a split: the rows before it are parsed but
+ * not yielded, and chunks keep the numbering and boundaries of a read from the start.
  */
 export async function* readChunks(
   readable: Readable,
   chunkRows: number,
+  fromRow = 0,
 ): AsyncGenerator<RowChunk, void, undefined> {
   if (!Number.isInteger(chunkRows) || chunkRows < 1) {
     throw new RangeError(`chunkRows must be a positive integer, got ${chunkRows}`);
+  }
+  if (!Number.isInteger(fromRow) || fromRow < 0 || fromRow % chunkRows !== 0) {
+    throw new RangeError(`fromRow must be a multiple of chunkRows, got ${fromRow}`);
   }
   // fast-csv drops a leading BOM, accepts LF, CRLF and CR, and unescapes "" inside quotes.
   // ignoreEmpty is left off: blankness is decided below with the grammar's own trim, so that
@@ -34,8 +41,9 @@ export async function* readChunks(
   readable.once('error', (err) => parser.destroy(err));
   readable.pipe(parser);
 
-  let chunkNo = 0;
-  let firstRow = 0;
+  let chunkNo = fromRow / chunkRows;
+  let firstRow = fromRow;
+  let skip = fromRow;
   let rows: string[] = [];
   let line = 0;
   try {
@@ -46,6 +54,10 @@ export async function* readChunks(
       }
       const value = trimCell(record[0] ?? '');
       if (value === '') continue;
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
       rows.push(value);
       if (rows.length === chunkRows) {
         yield { chunkNo, firstRow, rows };

@@ -1,6 +1,6 @@
-import type { BatchStatus, BatchType } from '@verity/contracts';
+import type { BatchErrorCode, BatchStatus, BatchType } from '@verity/contracts';
 
-/** A batch job as stored (libs/database migration 1732348800000). */
+/** A batch job as stored (libs/database migrations 1732348800000, 1735100000000). */
 export interface BatchJobRecord {
   id: string;
   accountId: string;
@@ -19,7 +19,16 @@ export interface BatchJobRecord {
   uploadKey: string;
   resultKey: string | null;
   refundedRows: number;
+  /** Internal detail of a failure (logs, operators); never shown to the customer. */
   failureReason: string | null;
+  /** The failure as the customer sees it (`BatchJob.error`). */
+  failureCode: BatchErrorCode | null;
+  failureMessage: string | null;
+  /** Split checkpoint: chunks published (numbered 0 … splitChunks-1) holding rows 0 … splitRows-1. */
+  splitChunks: number;
+  splitRows: number;
+  /** When the retention sweep deleted the job's stored files (result included). */
+  storagePurgedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
@@ -44,6 +53,11 @@ export interface BatchJobRow {
   result_key: string | null;
   refunded_rows: number;
   failure_reason: string | null;
+  failure_code: BatchErrorCode | null;
+  failure_message: string | null;
+  split_chunks: number;
+  split_rows: number;
+  storage_purged_at: Date | null;
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
@@ -69,6 +83,11 @@ export function toRecord(row: BatchJobRow): BatchJobRecord {
     resultKey: row.result_key,
     refundedRows: Number(row.refunded_rows),
     failureReason: row.failure_reason,
+    failureCode: row.failure_code,
+    failureMessage: row.failure_message,
+    splitChunks: Number(row.split_chunks),
+    splitRows: Number(row.split_rows),
+    storagePurgedAt: row.storage_purged_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
-import type { BatchType } from '@verity/contracts';
+import type { BatchJobError, BatchType } from '@verity/contracts';
 import { toRecord, type BatchJobRecord, type BatchJobRow } from './batch-job.record';
 
 /** What a new job row holds. */
@@ -143,6 +143,10 @@ export class BatchJobRepository {
    * Records many scored chunks (of any jobs) in one statement, so concurrent completions share
    * one commit: each (job, chunk) is inserted once — a redelivery, or the same chunk twice in
    * `chunks`, is a no-op — and every job's processed_rows and chunks_done grow by what was new.
+   * The jobs' rows are locked (in id order) before anything is inserted and their status is
+   * checked on the locked row, so a job that failed meanwhile (BatchJobsService.fail holds the
+   * same lock) gets no chunk recorded after its end, and processed_rows always equals the sum
+   * of its recorded chunks.
    * Returns each job's row after the statement, or null for a job that is not processing.
    * Jobs whose chunks were all already recorded come back as currently committed.
    */
@@ -154,10 +158,13 @@ export class BatchJobRepository {
     const result = await this.db.query<BatchJobRow[]>(
       `WITH input AS (
               SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) AS t(job_id, chunk_no, rows)),
+            live AS (
+              SELECT id FROM batch_jobs
+               WHERE id = ANY($1::text[]) AND status = 'processing'
+               ORDER BY id FOR UPDATE),
             ins AS (
               INSERT INTO batch_chunks (job_id, chunk_no, rows)
-              SELECT i.job_id, i.chunk_no, i.rows FROM input i
-                JOIN batch_jobs j ON j.id = i.job_id AND j.status = 'processing'
+              SELECT i.job_id, i.chunk_no, i.rows FROM input i JOIN live l ON l.id = i.job_id
               ORDER BY i.job_id, i.chunk_no
               ON CONFLICT (job_id, chunk_no) DO NOTHING
               RETURNING job_id, rows),
@@ -228,6 +235,30 @@ export class BatchJobRepository {
     }
   }
 
+  /**
+   * Moves the split checkpoint forward (never back: a second splitter that is behind changes
+   * nothing). False once the job is no longer processing, so the splitter can stop.
+   */
+  async saveSplitCheckpoint(jobId: string, chunks: number, rows: number): Promise<boolean> {
+    // UPDATE ... RETURNING comes back from TypeORM's pg driver as [rows, affected].
+    const result = await this.db.query<[unknown[], number]>(
+      `UPDATE batch_jobs SET split_chunks = greatest(split_chunks, $2),
+              split_rows = greatest(split_rows, $3), updated_at = now()
+       WHERE id = $1 AND status = 'processing' RETURNING id`,
+      [jobId, chunks, rows],
+    );
+    return result[1] > 0;
+  }
+
+  /** Numbers of the job's recorded chunks from `fromChunk` on (what a resumed split may skip). */
+  async recordedChunksFrom(jobId: string, fromChunk: number): Promise<Set<number>> {
+    const rows = await this.db.query<{ chunk_no: number }[]>(
+      'SELECT chunk_no FROM batch_chunks WHERE job_id = $1 AND chunk_no >= $2',
+      [jobId, fromChunk],
+    );
+    return new Set(rows.map((r) => Number(r.chunk_no)));
+  }
+
   /** Records how many chunks the split produced. Null unless the job is processing. */
   setChunkCount(jobId: string, chunks: number): Promise<BatchJobRecord | null> {
     return one(
@@ -251,19 +282,48 @@ export class BatchJobRepository {
     return done !== null;
   }
 
-  /** → failed, with the refunded row count (inside the refund's transaction). */
+  /** Rows of the job's recorded chunks (what was scored and stays paid). */
+  async recordedRows(jobId: string, db: Db = this.db): Promise<number> {
+    const rows = (await db.query(
+      'SELECT coalesce(sum(rows), 0)::int AS n FROM batch_chunks WHERE job_id = $1',
+      [jobId],
+    )) as { n: number }[];
+    return rows[0]?.n ?? 0;
+  }
+
+  /** → failed, with the refunded row count and the reason (inside the refund's transaction). */
   async markFailed(
     jobId: string,
     refundedRows: number,
     reason: string,
+    error: BatchJobError,
     db: Db,
   ): Promise<BatchJobRecord | null> {
     return one(
       db,
       `UPDATE batch_jobs SET status = 'failed', refunded_rows = $2, failure_reason = $3,
-              updated_at = now(), finished_at = now()
+              failure_code = $4, failure_message = $5, updated_at = now(), finished_at = now()
        WHERE id = $1 AND status IN ('queued', 'processing') RETURNING *`,
-      [jobId, refundedRows, reason],
+      [jobId, refundedRows, reason, error.code, error.message],
+    );
+  }
+
+  /** Jobs that ended before `cutoff` whose stored files were not purged yet, oldest first. */
+  async findExpired(cutoff: Date, limit: number): Promise<BatchJobRecord[]> {
+    const rows = await this.db.query<BatchJobRow[]>(
+      `SELECT * FROM batch_jobs
+        WHERE finished_at IS NOT NULL AND storage_purged_at IS NULL AND finished_at < $1
+        ORDER BY finished_at LIMIT $2`,
+      [cutoff, limit],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Notes that the job's stored files were deleted after retention. */
+  async markPurged(jobId: string): Promise<void> {
+    await this.db.query(
+      'UPDATE batch_jobs SET storage_purged_at = now() WHERE id = $1 AND storage_purged_at IS NULL',
+      [jobId],
     );
   }
 

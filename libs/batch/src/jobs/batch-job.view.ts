@@ -18,9 +18,12 @@ export function resultUrl(jobId: string, options: ResultUrlOptions): string {
   return `${base}/v1/batch/${encodeURIComponent(jobId)}/download?sig=${sig}`;
 }
 
-/** The spec's BatchJob; `result_url` is freshly signed when the job is done, else null. */
+/**
+ * The spec's BatchJob; `result_url` is freshly signed when the job is done, else null; `error`
+ * only when it failed (jobs failed before the reason was recorded say `internal_error`).
+ */
 export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): BatchJob {
-  return {
+  const body: BatchJob = {
     id: job.id,
     status: job.status,
     type: job.type,
@@ -29,4 +32,11 @@ export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): 
     result_url: job.status === 'done' && urls ? resultUrl(job.id, urls) : null,
     created_at: job.createdAt.toISOString(),
   };
+  if (job.status === 'failed') {
+    body.error = {
+      code: job.failureCode ?? 'internal_error',
+      message: job.failureMessage ?? 'the job failed; unprocessed rows were refunded',
+    };
+  }
+  return body;
 }

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { applyLedgerMovements, CreditsService } from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { CREDIT_COST, type BatchJob } from '@verity/contracts';
+import { CREDIT_COST, type BatchJob, type BatchJobError } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import type { BatchJobRecord } from './batch-job.record';
@@ -110,10 +110,20 @@ export class BatchJobsService {
   }
 
   /**
-   * → failed, refunding the rows not yet processed in the same transaction. Null if the job
-   * had already ended (a replay refunds nothing twice).
+   * → failed, refunding in the same transaction the rows that no recorded chunk holds (the
+   * chunks are counted under the job's row lock, which chunk recording takes too, so no chunk
+   * is recorded after this). `reason` is the internal detail (stored, logged); `error` is what
+   * the customer sees in `BatchJob.error`. Null if the job had already ended (a replay refunds
+   * nothing twice).
    */
-  async fail(jobId: string, reason: string): Promise<BatchJobRecord | null> {
+  async fail(
+    jobId: string,
+    reason: string,
+    error: BatchJobError = {
+      code: 'internal_error',
+      message: 'the job could not be processed; unprocessed rows were refunded',
+    },
+  ): Promise<BatchJobRecord | null> {
     const runner = this.db.createQueryRunner();
     await runner.connect();
     try {
@@ -123,7 +133,7 @@ export class BatchJobsService {
         await runner.rollbackTransaction();
         return null;
       }
-      const unprocessed = job.totalRows - job.processedRows;
+      const unprocessed = job.totalRows - (await this.jobs.recordedRows(jobId, runner));
       const refund = unprocessed * CREDIT_COST.batch_row;
       if (refund > 0) {
         await applyLedgerMovements(runner, job.accountId, [
@@ -136,12 +146,7 @@ export class BatchJobsService {
           },
         ]);
       }
-      const failed = await this.jobs.markFailed(
-        jobId,
-        job.totalRows - job.processedRows,
-        reason,
-        runner,
-      );
+      const failed = await this.jobs.markFailed(jobId, unprocessed, reason, error, runner);
       await runner.commitTransaction();
       this.metrics?.batchJobs.inc({ status: 'failed' });
       return failed;

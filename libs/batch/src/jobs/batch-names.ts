@@ -32,9 +32,14 @@ export function uploadKey(jobId: string): string {
   return `uploads/${jobId}.csv`;
 }
 
+/** Prefix of everything stored for a job's result (its parts and the result file). */
+export function resultsPrefix(jobId: string): string {
+  return `results/${jobId}/`;
+}
+
 /** Prefix of a job's scored chunk parts. */
 export function partsPrefix(jobId: string): string {
-  return `results/${jobId}/parts/`;
+  return `${resultsPrefix(jobId)}parts/`;
 }
 
 /** The scored rows of one chunk; zero-padded so a listing sorts in chunk order. */
@@ -44,7 +49,7 @@ export function partKey(jobId: string, chunkNo: number): string {
 
 /** The assembled result file of a job. */
 export function resultKey(jobId: string): string {
-  return `results/${jobId}/result.csv`;
+  return `${resultsPrefix(jobId)}result.csv`;
 }
 
 /** Queue job ids: the job id makes re-enqueueing the same job a no-op (dedupe). */

@@ -137,6 +137,53 @@ export function blobStoreContract<S extends BlobStore>(
       await store.deletePrefix(`${p}nothing-here/`);
     });
 
+    it(
+      'aborts incomplete uploads started before a cutoff, and only under the prefix',
+      { timeout },
+      async () => {
+        const p = `${base}incomplete/`;
+        const key = `${p}obj`;
+        const release = deferred();
+        async function* hanging() {
+          // More than one 5 MiB part, so S3 has a multipart upload in progress.
+          yield Buffer.alloc(6 * 1024 * 1024, 1);
+          await release.promise;
+          yield Buffer.alloc(1024, 2);
+        }
+        const writing = store.upload(key, Readable.from(hanging()));
+        writing.catch(() => undefined); // asserted below
+        // Started after this cutoff: found and kept, once the backend shows it.
+        const cutoff = new Date(Date.now() - 60_000);
+        const deadline = Date.now() + 30_000;
+        let seen = await store.abortIncompleteUploads(p, cutoff);
+        while (seen.kept === 0 && Date.now() < deadline) {
+          await sleep(50);
+          seen = await store.abortIncompleteUploads(p, cutoff);
+        }
+        assert.deepEqual(seen, { aborted: 0, kept: 1 });
+        assert.deepEqual(
+          await store.abortIncompleteUploads(`${base}elsewhere/`, new Date(Date.now() + 60_000)),
+          {
+            aborted: 0,
+            kept: 0,
+          },
+        );
+        assert.deepEqual(await store.abortIncompleteUploads(p, new Date(Date.now() + 60_000)), {
+          aborted: 1,
+          kept: 0,
+        });
+        release.resolve();
+        await assert.rejects(writing);
+        assert.equal(await store.head(key), null);
+        assert.deepEqual(await collect(store.list(p)), []);
+        assert.deepEqual(await store.abortIncompleteUploads(p, new Date(Date.now() + 60_000)), {
+          aborted: 0,
+          kept: 0,
+        });
+        await assert.rejects(store.abortIncompleteUploads('../', new Date()), InvalidBlobKeyError);
+      },
+    );
+
     it('refuses keys that escape the root', { timeout }, async () => {
       for (const bad of ['../x', `${base}../../etc/passwd`, '/abs', 'a//b', 'a/./b', '', 'a\\b']) {
         await assert.rejects(store.put(bad, Buffer.from('x')), InvalidBlobKeyError, bad);

@@ -6,6 +6,14 @@ export interface BlobInfo {
   size: number;
 }
 
+/** Outcome of {@link BlobStore.abortIncompleteUploads}. */
+export interface IncompleteUploads {
+  /** Writes started before the cutoff, now aborted (their parts or temp files deleted). */
+  aborted: number;
+  /** Writes still in progress that started at or after the cutoff, left alone. */
+  kept: number;
+}
+
 /**
  * Object storage (S3 semantics) with '/'-separated keys. Writes are atomic: a reader sees
  * the whole object or none of it.
@@ -25,6 +33,12 @@ export interface BlobStore {
   deletePrefix(prefix: string): Promise<void>;
   /** Keys starting with `prefix`, in no particular order. */
   list(prefix: string): AsyncIterable<string>;
+  /**
+   * Aborts writes of keys under `prefix` that started before `startedBefore` and never
+   * completed (S3: multipart uploads; local: temp files), such as those of a process killed
+   * mid-upload. A write aborted while still running fails and leaves no object.
+   */
+  abortIncompleteUploads(prefix: string, startedBefore: Date): Promise<IncompleteUploads>;
   /** Resolves if the store is reachable and writable; rejects otherwise (readiness). */
   ping(): Promise<void>;
   /** Releases connections. */

@@ -24,6 +24,11 @@ export const batchSchema = z.object({
    */
   BATCH_CHUNK_ROWS: envInt(5_000),
   DOWNLOAD_URL_TTL_SECONDS: envInt(3_600),
+  /**
+   * Days a result file is kept after its job ended; then ingest deletes it and a download
+   * answers 410 gone. Uploads are deleted as soon as a job ends.
+   */
+  RESULT_RETENTION_DAYS: envInt(7),
   SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   WEBHOOK_ALLOW_PRIVATE: envBool(false),

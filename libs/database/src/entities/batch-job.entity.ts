@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 const int = { to: (v: number) => v, from: (v: string | number) => Number(v) };
 
-/** A batch job (migration 1732348800000). Written through SQL in libs/batch; mapped for tooling. */
+/** A batch job (migrations 1732348800000, 1735100000000). Written through SQL in libs/batch; mapped for tooling. */
 @Entity({ name: 'batch_jobs' })
 export class BatchJobEntity {
   @PrimaryColumn({ type: 'text' })
@@ -52,6 +52,21 @@ export class BatchJobEntity {
 
   @Column({ name: 'failure_reason', type: 'text', nullable: true })
   failureReason!: string | null;
+
+  @Column({ name: 'failure_code', type: 'text', nullable: true })
+  failureCode!: string | null;
+
+  @Column({ name: 'failure_message', type: 'text', nullable: true })
+  failureMessage!: string | null;
+
+  @Column({ name: 'split_chunks', type: 'integer' })
+  splitChunks!: number;
+
+  @Column({ name: 'split_rows', type: 'integer' })
+  splitRows!: number;
+
+  @Column({ name: 'storage_purged_at', type: 'timestamptz', nullable: true })
+  storagePurgedAt!: Date | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

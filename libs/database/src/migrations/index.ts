@@ -1,6 +1,7 @@
 import { AccountsKeysLedger1732262400000 } from './1732262400000-accounts-keys-ledger';
 import { BatchJobs1732348800000 } from './1732348800000-batch-jobs';
 import { ConsoleUsage1733000000000 } from './1733000000000-console-usage';
+import { BatchJobLifecycle1735100000000 } from './1735100000000-batch-job-lifecycle';
 import { CreditLeases1736000000000 } from './1736000000000-credit-leases';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
@@ -8,5 +9,6 @@ export const MIGRATIONS = [
   AccountsKeysLedger1732262400000,
   BatchJobs1732348800000,
   ConsoleUsage1733000000000,
+  BatchJobLifecycle1735100000000,
   CreditLeases1736000000000,
 ];
