@@ -8,3 +8,10 @@ export { DroppingProxy } from './dropping-proxy';
 export { rawRequest, rawExchange, parseAnswers, type RawAnswer } from './raw-http';
 export { ConsoleClient } from './console-client';
 export { CHROMIUM_PATH, freePort, launchChromium } from './chromium';
+export {
+  outageHarnessMissing,
+  startDedicatedPostgres,
+  startDedicatedRedis,
+  startDedicatedS3,
+  type StoppableService,
+} from './outage-services';

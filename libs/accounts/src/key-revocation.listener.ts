@@ -14,6 +14,8 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
   private client: Client | null = null;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
+  /** When the connection was lost (null while listening): one log line when lost, one when back. */
+  private lostAt: number | null = null;
 
   constructor(
     private readonly db: DataSource,
@@ -38,7 +40,12 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
       if (msg.channel === KEY_REVOCATION_CHANNEL && msg.payload) this.keys.evictCached(msg.payload);
     });
     client.on('error', (error) => {
-      this.logger.warn(`key revocation listener lost its connection: ${error.message}`);
+      if (this.lostAt === null) {
+        this.lostAt = Date.now();
+        this.logger.warn(
+          `key revocation listener lost its connection (keys read through until it is back): ${error.message}`,
+        );
+      }
       this.reconnectLater();
     });
     await client.connect();
@@ -46,6 +53,12 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
     // Anything revoked while we were not listening is unknown: start from an empty cache.
     this.keys.setCaching(true);
     this.client = client;
+    if (this.lostAt !== null) {
+      this.logger.log(
+        `key revocation listener reconnected after ${((Date.now() - this.lostAt) / 1000).toFixed(1)} s`,
+      );
+      this.lostAt = null;
+    }
   }
 
   private reconnectLater(): void {
@@ -58,7 +71,7 @@ export class KeyRevocationListener implements OnModuleInit, OnApplicationShutdow
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.connect().catch((error: unknown) => {
-        this.logger.warn(`key revocation listener reconnect failed: ${String(error)}`);
+        this.logger.debug(`key revocation listener reconnect failed: ${String(error)}`);
         this.reconnectLater();
       });
     }, 1000);
