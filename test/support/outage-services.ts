@@ -192,9 +192,11 @@ export async function startDedicatedPostgres(): Promise<StoppableService & { url
         '-c',
         'max_connections=60',
       ]),
-    ready: async () => {
+    ready: () => {
       const isReady = join(bin, 'pg_isready');
-      return spawnSync(isReady, ['-q', '-h', '127.0.0.1', '-p', String(port)]).status === 0;
+      return Promise.resolve(
+        spawnSync(isReady, ['-q', '-h', '127.0.0.1', '-p', String(port)]).status === 0,
+      );
     },
     signal: 'SIGINT', // fast shutdown: clients are told 57P01, then connections are refused
   });

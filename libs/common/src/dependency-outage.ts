@@ -57,7 +57,7 @@ interface ErrorFields {
 }
 
 function fields(value: unknown): ErrorFields | null {
-  return typeof value === 'object' && value !== null ? (value as ErrorFields) : null;
+  return typeof value === 'object' && value !== null ? value : null;
 }
 
 /** What a single error object (not its causes) says by its own type and codes. */
