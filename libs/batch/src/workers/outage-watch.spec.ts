@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { OutageWatch } from './outage-watch';
 
 /** A real refused connection (pg to a port nothing listens on): an infrastructure outage. */
-async function refused(): Promise<unknown> {
+async function refused(): Promise<Error> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -15,7 +15,7 @@ async function refused(): Promise<unknown> {
   const port = typeof address === 'object' && address ? address.port : 0;
   return new Client({ host: '127.0.0.1', port }).connect().then(
     () => assert.fail('connected to a closed port'),
-    (e: unknown) => e,
+    (e: unknown) => e as Error,
   );
 }
 
@@ -33,13 +33,12 @@ describe('OutageWatch', () => {
     const outage = await refused();
     const { log, lines } = recordingLog();
     const metrics = createMetrics();
-    let now = 0;
     const watch = new OutageWatch({
       worker: 'scorer',
       budgetMs: 1_000,
       log,
       metrics,
-      now: () => now,
+      now: () => 0,
     });
     const changes: boolean[] = [];
     watch.listen((waiting) => changes.push(waiting));
