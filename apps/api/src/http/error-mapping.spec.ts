@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UpstreamUnavailableError, VerityError } from '@verity/common';
-import { DatabaseError } from 'pg';
 import { mapError, RETRY_AFTER_SECONDS } from './error-mapping';
 
-function pgError(code: string): DatabaseError {
-  const e = new DatabaseError('server said no', 0, 'error');
-  e.code = code;
-  return e;
-}
+/** What pg raises for a server error: its SQLSTATE in `code` (no errno). */
+const pgError = (code: string) => Object.assign(new Error('server said no'), { code });
 
 describe('mapError', () => {
   it('an infrastructure outage is 503 service_unavailable with Retry-After, not internal', () => {
