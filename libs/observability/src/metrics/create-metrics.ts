@@ -8,6 +8,7 @@ import {
   DNS_CACHE_RESULTS,
   DNS_OUTCOMES,
   HLR_OUTCOMES,
+  OUTAGE_DEPENDENCIES,
   REJECTION_REASONS,
   UNAVAILABLE_DEPENDENCIES,
   WEBHOOK_OUTCOMES,
@@ -243,6 +244,9 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     registry,
     'verity_batch_dependency_outages_total',
   );
+  for (const worker of BATCH_WORKERS)
+    for (const dependency of OUTAGE_DEPENDENCIES)
+      batchDependencyOutages.inc({ worker, dependency }, 0);
   const webhookDeliveries = counter<'outcome'>(registry, 'verity_webhook_deliveries_total');
   zero(webhookDeliveries, 'outcome', WEBHOOK_OUTCOMES);
   const creditLedgerErrors = counter<'movement'>(registry, 'verity_credit_ledger_errors_total');
