@@ -27,10 +27,8 @@ describe('mapError', () => {
     }
   });
 
-  it('every 503 carries Retry-After; other errors keep their mapping', () => {
-    assert.deepEqual(mapError(new UpstreamUnavailableError('HLR down', 'hlr')).headers, {
-      'Retry-After': '5',
-    });
+  it('other errors keep their mapping', () => {
+    assert.deepEqual(mapError(new UpstreamUnavailableError('HLR down', 'hlr')).headers, {});
     assert.equal(mapError(pgError('23505')).code, 'internal_error');
     assert.equal(mapError(new Error('a bug')).internal, true);
     assert.deepEqual(mapError(new VerityError('not_found', 'no such job')).headers, {});

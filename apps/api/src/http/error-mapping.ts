@@ -12,7 +12,8 @@ export interface MappedError {
 }
 
 /**
- * Seconds a client is told to wait after a 503 (`Retry-After`). Outages we survive are
+ * Seconds a client is told to wait after a 503 for an infrastructure outage (`Retry-After`;
+ * an HLR that is not configured will not be back in 5 s, so its 503 names no time). Outages we survive are
  * restarts and failovers of seconds to a minute; 5 s lets the reference client's 1-2-4 s
  * schedule stretch a little without making a client wait long after recovery.
  */
@@ -77,10 +78,7 @@ const HTTP_STATUS_MESSAGES: Record<number, string> = {
 
 export function mapError(error: unknown): MappedError {
   if (error instanceof VerityError) {
-    // Every 503 says when to come back, unless the error named its own time.
-    const headers =
-      error.code === 'service_unavailable' ? { ...RETRY_LATER, ...error.headers } : error.headers;
-    return { code: error.code, message: error.message, headers, internal: false };
+    return { code: error.code, message: error.message, headers: error.headers, internal: false };
   }
   const outage = infraOutageOf(error);
   if (outage !== null) {

@@ -13,7 +13,7 @@ const ERROR_STATUSES: Record<number, string> = {
   413: 'payload_too_large: body over the size limit',
   422: 'unprocessable: parsed but semantically invalid',
   429: 'rate_limited: too many requests; see Retry-After',
-  503: 'service_unavailable: a dependency (HLR, IP data, database, storage, Redis) is down; retry after Retry-After seconds; nothing was charged',
+  503: 'service_unavailable: a dependency (HLR, IP data, database, storage, Redis) is down; Retry-After says when to retry (infrastructure outages); nothing was charged',
 };
 
 interface DocOptions {
