@@ -92,9 +92,16 @@ export async function createAccount(
 /** Starts the API (it applies the migrations the others then find done), then ingest. */
 export async function startCluster(
   label: string,
-  options: { env?: Record<string, string>; workerEnv?: Record<string, string> } = {},
+  options: {
+    env?: Record<string, string>;
+    workerEnv?: Record<string, string>;
+    /** A database of the test's own (an outage test's dedicated server); default a fresh one. */
+    database?: TestDatabase;
+    /** Credits of the test account; default three runs of the job. */
+    credits?: number;
+  } = {},
 ): Promise<Cluster> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const dns = await startTestDns();
   const logDir = await mkdtemp(join(tmpdir(), `verity-${label}-logs-`));
   const home = await mkdtemp(join(tmpdir(), `verity-${label}-home-`));
@@ -145,7 +152,7 @@ export async function startCluster(
     const ingest = await startWorker('ingest', 'ingest');
     processes.push(ingest);
     const client = new TestClient(`http://127.0.0.1:${api.port}`);
-    const account = await createAccount(client, label, 3 * ROWS);
+    const account = await createAccount(client, label, options.credits ?? 3 * ROWS);
 
     const cluster: Cluster = {
       database,

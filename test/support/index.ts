@@ -9,3 +9,10 @@ export { rawRequest, rawExchange, parseAnswers, type RawAnswer } from './raw-htt
 export { ConsoleClient } from './console-client';
 export { CHROMIUM_PATH, freePort, launchChromium } from './chromium';
 export { leasesAtRest } from './credit-leases';
+export {
+  outageHarnessMissing,
+  startDedicatedPostgres,
+  startDedicatedRedis,
+  startDedicatedS3,
+  type StoppableService,
+} from './outage-services';

@@ -20,6 +20,7 @@ import {
   type ChunkMessage,
   type RowBus,
   type Subscription,
+  OutageWatch,
   startConsumer,
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
@@ -45,6 +46,8 @@ const SCORED_MEMORY = 10_000;
  * completion on `verity.batch.progress`. The offset is committed only after both (RowBus
  * contract). A chunk that fails BATCH_CHUNK_MAX_ATTEMPTS times in a row is dead-lettered: a
  * `chunk_failed` report makes the assembler fail the job and refund its unprocessed rows.
+ * Failures because a dependency is down are not counted while the outage is younger than
+ * BATCH_OUTAGE_BUDGET_MS: the consumer pauses and the chunk waits (see OutageWatch).
  */
 @Injectable()
 export class ScorerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -58,6 +61,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
    * scoring or a database read (its part and report already exist).
    */
   private readonly scored = new Set<string>();
+  private readonly outage: OutageWatch;
 
   constructor(
     private readonly repository: BatchJobRepository,
@@ -68,7 +72,14 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(IP_ENGINE) private readonly ip: IpEnginePort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
-  ) {}
+  ) {
+    this.outage = new OutageWatch({
+      worker: 'scorer',
+      budgetMs: config.BATCH_OUTAGE_BUDGET_MS,
+      log: this.log,
+      metrics,
+    });
+  }
 
   /** Topic, group and queue names (BATCH_NAMESPACE). */
   private get names(): BatchNames {
@@ -88,6 +99,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
       log: this.log,
       what: 'chunk',
       handle: (msg) => this.handle(msg),
+      outage: this.outage,
     });
   }
 
@@ -109,6 +121,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
       await this.score(chunk);
       this.failures.delete(id);
     } catch (error) {
+      if (this.outage.waitsOut(error)) throw error; // redelivered, not counted
       const failures = (this.failures.get(id) ?? 0) + 1;
       if (failures < this.config.BATCH_CHUNK_MAX_ATTEMPTS) {
         this.failures.set(id, failures);

@@ -20,6 +20,8 @@ export class NotificationListener implements OnModuleInit, OnApplicationShutdown
   private client: Client | null = null;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
+  /** When the connection was lost (null while listening): one log line when lost, one when back. */
+  private lostAt: number | null = null;
 
   constructor(
     private readonly db: DataSource,
@@ -48,7 +50,12 @@ export class NotificationListener implements OnModuleInit, OnApplicationShutdown
         this.leases.onNotice(JSON.parse(msg.payload) as LeaseNotice);
     });
     client.on('error', (error) => {
-      this.logger.warn(`notification listener lost its connection: ${error.message}`);
+      if (this.lostAt === null) {
+        this.lostAt = Date.now();
+        this.logger.warn(
+          `notification listener lost its connection (keys read through until it is back): ${error.message}`,
+        );
+      }
       this.reconnectLater();
     });
     await client.connect();
@@ -56,6 +63,12 @@ export class NotificationListener implements OnModuleInit, OnApplicationShutdown
     // Anything revoked while we were not listening is unknown: start from an empty cache.
     this.keys.setCaching(true);
     this.client = client;
+    if (this.lostAt !== null) {
+      this.logger.log(
+        `notification listener reconnected after ${((Date.now() - this.lostAt) / 1000).toFixed(1)} s`,
+      );
+      this.lostAt = null;
+    }
   }
 
   private reconnectLater(): void {
@@ -68,7 +81,7 @@ export class NotificationListener implements OnModuleInit, OnApplicationShutdown
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.connect().catch((error: unknown) => {
-        this.logger.warn(`notification listener reconnect failed: ${String(error)}`);
+        this.logger.debug(`notification listener reconnect failed: ${String(error)}`);
         this.reconnectLater();
       });
     }, 1000);

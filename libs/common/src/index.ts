@@ -1,2 +1,4 @@
 export * from './errors';
 export * from './startup.error';
+export * from './dependency-outage';
+export * from './backoff';

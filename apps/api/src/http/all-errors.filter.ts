@@ -1,6 +1,6 @@
 import { Catch, Inject, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { UpstreamUnavailableError, VerityError } from '@verity/common';
+import { infraOutageOf, UpstreamUnavailableError, VerityError } from '@verity/common';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { sendError } from './send-error';
@@ -19,6 +19,13 @@ export class AllErrorsFilter implements ExceptionFilter {
     if (error instanceof VerityError && error.code === 'service_unavailable') {
       const dependency = error instanceof UpstreamUnavailableError ? error.dependency : 'other';
       this.metrics?.upstreamUnavailable.inc({ dependency });
+    } else {
+      // PostgreSQL, S3, Redis or Kafka unreachable: a 503 too (see mapError).
+      const outage = infraOutageOf(error);
+      if (outage !== null)
+        this.metrics?.upstreamUnavailable.inc({
+          dependency: outage === 'network' ? 'other' : outage,
+        });
     }
     const http = host.switchToHttp();
     sendError(http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), error);

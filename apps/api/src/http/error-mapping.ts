@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { VerityError, type ErrorCode } from '@verity/common';
+import { infraOutageOf, VerityError, type ErrorCode, type InfraDependency } from '@verity/common';
 
 /** What a thrown value becomes on the wire. `internal` errors are logged with their stack. */
 export interface MappedError {
@@ -7,7 +7,18 @@ export interface MappedError {
   message: string;
   headers: Readonly<Record<string, string>>;
   internal: boolean;
+  /** The dependency behind a 503 for an infrastructure outage (metrics label). */
+  outage?: InfraDependency;
 }
+
+/**
+ * Seconds a client is told to wait after a 503 for an infrastructure outage (`Retry-After`;
+ * an HLR that is not configured will not be back in 5 s, so its 503 names no time). Outages we survive are
+ * restarts and failovers of seconds to a minute; 5 s lets the reference client's 1-2-4 s
+ * schedule stretch a little without making a client wait long after recovery.
+ */
+export const RETRY_AFTER_SECONDS = 5;
+const RETRY_LATER = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
 
 interface FastifyLikeError {
   code?: string;
@@ -68,6 +79,16 @@ const HTTP_STATUS_MESSAGES: Record<number, string> = {
 export function mapError(error: unknown): MappedError {
   if (error instanceof VerityError) {
     return { code: error.code, message: error.message, headers: error.headers, internal: false };
+  }
+  const outage = infraOutageOf(error);
+  if (outage !== null) {
+    return {
+      code: 'service_unavailable',
+      message: 'a service Verity depends on is temporarily unavailable; retry later',
+      headers: RETRY_LATER,
+      internal: false,
+      outage,
+    };
   }
   const fastify = error as FastifyLikeError;
   if (typeof fastify?.code === 'string' && FASTIFY_CODES[fastify.code]) {

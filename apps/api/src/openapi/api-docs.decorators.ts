@@ -14,7 +14,7 @@ const ERROR_STATUSES: Record<number, string> = {
   413: 'payload_too_large: body over the size limit',
   422: 'unprocessable: parsed but semantically invalid',
   429: 'rate_limited: too many requests; see Retry-After',
-  503: 'service_unavailable: an upstream dependency is down; nothing was charged',
+  503: 'service_unavailable: a dependency (HLR, IP data, database, storage, Redis) is down; Retry-After says when to retry (infrastructure outages); nothing was charged',
 };
 
 interface DocOptions {
@@ -31,7 +31,8 @@ export function ApiDoc(options: DocOptions): MethodDecorator {
   const decorators = [
     ApiOperation({ summary: options.summary }),
     ApiResponse({ status: options.okStatus ?? 200, schema: openApiSchema(options.ok) }),
-    ...options.errors.map((status) =>
+    // Every route reads the database (keys, jobs, credits): any of them is 503 while it is down.
+    ...[...new Set([...options.errors, 503])].map((status) =>
       ApiResponse({
         status,
         description: ERROR_STATUSES[status] ?? String(status),

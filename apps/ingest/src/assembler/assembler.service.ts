@@ -21,6 +21,7 @@ import {
   type BusMessage,
   type RowBus,
   type Subscription,
+  OutageWatch,
   startConsumer,
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
@@ -86,6 +87,13 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
       log: this.log,
       what: 'progress',
       handle: (msg) => this.handle(msg),
+      // Reports are redelivered until handled: an outage pauses the consumer and logs once.
+      outage: new OutageWatch({
+        worker: 'assembler',
+        budgetMs: this.config.BATCH_OUTAGE_BUDGET_MS,
+        log: this.log,
+        metrics: this.metrics,
+      }),
     });
   }
 

@@ -15,6 +15,7 @@ import {
   type OutgoingMessage,
   type QueuedJob,
   type RowBus,
+  OutageWatch,
 } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
@@ -47,6 +48,7 @@ export const SPLIT_ATTEMPTS = 5;
 @Injectable()
 export class SplitterService implements OnApplicationBootstrap {
   private readonly log = new Logger('Splitter');
+  private readonly outage: OutageWatch;
 
   constructor(
     private readonly repository: BatchJobRepository,
@@ -57,7 +59,14 @@ export class SplitterService implements OnApplicationBootstrap {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
-  ) {}
+  ) {
+    this.outage = new OutageWatch({
+      worker: 'splitter',
+      budgetMs: config.BATCH_OUTAGE_BUDGET_MS,
+      log: this.log,
+      metrics,
+    });
+  }
 
   /** Topic, group and queue names (BATCH_NAMESPACE). */
   private get names(): BatchNames {
@@ -77,7 +86,8 @@ export class SplitterService implements OnApplicationBootstrap {
 
   private async handle(job: QueuedJob<IngestPayload>): Promise<void> {
     try {
-      await this.split(job.payload.jobId);
+      // A dependency outage is waited out here; the queue's attempts are for other failures.
+      await this.outage.run(() => this.split(job.payload.jobId));
     } catch (error) {
       // A file the chunk reader refuses will be refused on every try: fail now.
       if (error instanceof VerityError && error.code === 'unprocessable') {

@@ -74,6 +74,14 @@ class KafkaSubscription implements Subscription {
     return this.stopped;
   }
 
+  pause(): void {
+    if (!this.stopping.signal.aborted) this.consumer.pause([{ topic: this.topic }]);
+  }
+
+  resume(): void {
+    if (!this.stopping.signal.aborted) this.consumer.resume([{ topic: this.topic }]);
+  }
+
   private async handle(payload: EachMessagePayload) {
     const { topic, partition, message } = payload;
     const heartbeat = () => payload.heartbeat();

@@ -109,6 +109,8 @@ class MemoryConsumer implements Subscription {
   private readonly revokers = new Map<number, AbortController>();
   private readonly loops = new Set<Promise<void>>();
   private readonly slots: Semaphore;
+  /** Set while paused: loops wait on it before taking their next message. */
+  private paused: { opened: Promise<void>; open: () => void } | null = null;
 
   constructor(
     private readonly group: MemoryGroup,
@@ -142,6 +144,32 @@ class MemoryConsumer implements Subscription {
     }
   }
 
+  pause(): void {
+    if (this.paused) return;
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    this.paused = { opened, open };
+  }
+
+  resume(): void {
+    this.paused?.open();
+    this.paused = null;
+  }
+
+  /** Resolves once resumed, or at once when `revoked` aborts. */
+  private async whilePaused(revoked: AbortSignal): Promise<void> {
+    const paused = this.paused;
+    if (!paused || revoked.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        revoked.removeEventListener('abort', done);
+        resolve();
+      };
+      revoked.addEventListener('abort', done, { once: true });
+      void paused.opened.then(done);
+    });
+  }
+
   async stop(): Promise<void> {
     if (this.stopping) {
       await Promise.all([...this.loops]);
@@ -165,6 +193,10 @@ class MemoryConsumer implements Subscription {
         revoked.addEventListener('abort', onAbort, { once: true });
         await waiter.promise;
         revoked.removeEventListener('abort', onAbort);
+        continue;
+      }
+      if (this.paused) {
+        await this.whilePaused(revoked);
         continue;
       }
       const msg: BusMessage = {

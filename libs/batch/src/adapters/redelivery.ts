@@ -1,13 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { infraOutageOf, jitteredBackoffMs } from '@verity/common';
 import type { BusMessage, MessageHandler } from '../ports/row-bus.port';
 
 /** First redelivery delay after a rejected handler; doubles up to {@link REDELIVERY_MAX_MS}. */
 export const REDELIVERY_BASE_MS = 100;
 export const REDELIVERY_MAX_MS = 5_000;
 
+/** Delay before redelivery `attempt + 1`; many consumers waiting out one outage are spread (full jitter). */
+function redeliveryDelayMs(error: unknown, attempt: number): number {
+  return infraOutageOf(error) === null
+    ? Math.min(REDELIVERY_BASE_MS * 2 ** (attempt - 1), REDELIVERY_MAX_MS)
+    : jitteredBackoffMs(attempt, REDELIVERY_BASE_MS, REDELIVERY_MAX_MS);
+}
+
 /**
  * Runs `handler` on `msg` until it resolves, redelivering after a rejection with exponential
- * backoff. Both RowBus adapters share it so they redeliver the same way: in place, keeping the
+ * backoff (with full jitter when the rejection is an infrastructure outage). Both RowBus adapters share it so they redeliver the same way: in place, keeping the
  * partition's order, without tearing down the fetch loop. Returns false if `signal` aborted
  * (consumer stopping or partition revoked) before the handler succeeded: the message is then
  * left uncommitted for the partition's next owner. `beforeRetry` may throw to give up too
@@ -21,14 +29,15 @@ export async function deliverUntilHandled(
   beforeRetry?: () => Promise<void>,
 ): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
+    let delay: number;
     try {
       await handler(msg);
       return true;
     } catch (err) {
       onError(err, attempt);
+      delay = redeliveryDelayMs(err, attempt);
     }
     if (signal.aborted) return false;
-    const delay = Math.min(REDELIVERY_BASE_MS * 2 ** (attempt - 1), REDELIVERY_MAX_MS);
     try {
       await sleep(delay, undefined, { signal });
     } catch {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { deferred, uniqueName, waitFor, type PortHarness } from './contract-helpers';
 import type { BusMessage, RowBus, Subscription } from './row-bus.port';
 
@@ -105,6 +106,30 @@ export function rowBusContract<B extends RowBus>(
         timeout,
       );
     });
+
+    it(
+      'takes no message while paused, and carries on in order once resumed',
+      { timeout },
+      async () => {
+        const topic = uniqueName('pause');
+        await bus.ensureTopic(topic, 1);
+        const seen: string[] = [];
+        const paused = await consume(uniqueName('g'), topic, (m) => {
+          seen.push(m.value.toString());
+          return Promise.resolve();
+        });
+        await bus.publish(topic, [msg('k', '0', 0)]);
+        await waitFor('first message', () => seen.length === 1, timeout);
+        paused.pause();
+        await bus.publish(topic, [msg('k', '1', 0), msg('k', '2', 0)]);
+        // Longer than a fetch's long-poll (1 s): an unpaused consumer would have them by now.
+        await sleep(2_500);
+        assert.deepEqual(seen, ['0'], 'delivered while paused');
+        paused.resume();
+        await waitFor('the rest', () => seen.length === 3, timeout);
+        assert.deepEqual(seen, ['0', '1', '2']);
+      },
+    );
 
     it(
       'hands an uncommitted message to the next consumer after one dies',

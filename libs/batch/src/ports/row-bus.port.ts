@@ -27,6 +27,13 @@ export interface ConsumeOptions {
 
 /** A running consumer. */
 export interface Subscription {
+  /**
+   * Stops taking new messages (handlers in flight go on, and keep redelivering in place) until
+   * {@link resume}: a worker waiting out a dependency outage does not fetch work it cannot do.
+   */
+  pause(): void;
+  /** Takes messages again after {@link pause}; a no-op when not paused. */
+  resume(): void;
   /** Stops fetching, lets in-flight handlers finish, commits them and leaves the group. */
   stop(): Promise<void>;
 }

@@ -48,6 +48,12 @@ export const batchSchema = z.object({
   BATCH_MAX_ACTIVE_JOBS: envInt(10),
   /** Deliveries of one chunk that fail before the chunk (and its job) is failed. */
   BATCH_CHUNK_MAX_ATTEMPTS: envInt(5),
+  /**
+   * How long a batch worker waits out an outage of PostgreSQL, S3, Redis or Kafka (consumer
+   * paused, retrying with backoff) without any progress before its errors count as failed
+   * attempts (and BATCH_CHUNK_MAX_ATTEMPTS then fails the job). Default 15 minutes.
+   */
+  BATCH_OUTAGE_BUDGET_MS: envInt(15 * 60 * 1000),
   /** Rows of one email chunk validated at once (DNS lookups in flight per chunk). */
   BATCH_EMAIL_CONCURRENCY: envInt(64),
   /** Chunk messages a scorer process handles at once (partitions in parallel). */

@@ -2,22 +2,26 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import {
   BATCH_JOB_STATUSES,
   BATCH_ROW_TYPES,
+  BATCH_WORKERS,
   CREDIT_LEDGER_MOVEMENTS,
   CREDIT_OPERATIONS,
   DNS_CACHE_RESULTS,
   DNS_OUTCOMES,
   HLR_OUTCOMES,
+  OUTAGE_DEPENDENCIES,
   REJECTION_REASONS,
   UNAVAILABLE_DEPENDENCIES,
   WEBHOOK_OUTCOMES,
   type BatchJobStatus,
   type BatchRowType,
+  type BatchWorker,
   type CreditLedgerMovement,
   type CreditOperation,
   type DnsCacheResult,
   type DnsOutcome,
   type HlrOutcome,
   type HttpLabels,
+  type OutageDependency,
   type RejectionReason,
   type UnavailableDependency,
   type WebhookOutcome,
@@ -53,6 +57,11 @@ export interface LabelledHistogram<L> {
   startTimer(labels: L): () => number;
 }
 
+/** A gauge whose labels are checked by type. */
+export interface LabelledGauge<L> {
+  set(labels: L, value: number): void;
+}
+
 /** A gauge without labels. */
 export interface PlainGauge {
   set(value: number): void;
@@ -86,6 +95,12 @@ export interface VerityMetrics {
   readonly hlrRequests: LabelledCounter<{ outcome: HlrOutcome }>;
   readonly upstreamUnavailable: LabelledCounter<{ dependency: UnavailableDependency }>;
   readonly chunksDeadLettered: LabelledCounter<{ type: BatchRowType }>;
+  /** 1 while the worker waits out a dependency outage. */
+  readonly batchDependencyOutage: LabelledGauge<{ worker: BatchWorker }>;
+  readonly batchDependencyOutages: LabelledCounter<{
+    worker: BatchWorker;
+    dependency: OutageDependency;
+  }>;
   readonly webhookDeliveries: LabelledCounter<{ outcome: WebhookOutcome }>;
   readonly creditLedgerErrors: LabelledCounter<{ movement: CreditLedgerMovement }>;
   /** Counts one answered HTTP request and observes its latency in seconds. */
@@ -218,6 +233,20 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
   zero(upstreamUnavailable, 'dependency', UNAVAILABLE_DEPENDENCIES);
   const chunksDeadLettered = counter<'type'>(registry, 'verity_batch_chunks_dead_lettered_total');
   zero(chunksDeadLettered, 'type', BATCH_ROW_TYPES);
+  const batchDependencyOutage = new Gauge<'worker'>({
+    name: 'verity_batch_dependency_outage',
+    help: metricDefinition('verity_batch_dependency_outage').help,
+    labelNames: ['worker'],
+    registers: [registry],
+  });
+  for (const worker of BATCH_WORKERS) batchDependencyOutage.set({ worker }, 0);
+  const batchDependencyOutages = counter<'worker' | 'dependency'>(
+    registry,
+    'verity_batch_dependency_outages_total',
+  );
+  for (const worker of BATCH_WORKERS)
+    for (const dependency of OUTAGE_DEPENDENCIES)
+      batchDependencyOutages.inc({ worker, dependency }, 0);
   const webhookDeliveries = counter<'outcome'>(registry, 'verity_webhook_deliveries_total');
   zero(webhookDeliveries, 'outcome', WEBHOOK_OUTCOMES);
   const creditLedgerErrors = counter<'movement'>(registry, 'verity_credit_ledger_errors_total');
@@ -269,6 +298,8 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     hlrRequests,
     upstreamUnavailable,
     chunksDeadLettered,
+    batchDependencyOutage,
+    batchDependencyOutages,
     webhookDeliveries,
     creditLedgerErrors,
     recordHttpRequest(labels, seconds) {

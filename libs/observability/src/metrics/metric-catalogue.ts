@@ -131,6 +131,18 @@ export const METRIC_CATALOGUE = [
     labels: ['type'],
   },
   {
+    name: 'verity_batch_dependency_outage',
+    type: 'gauge',
+    help: '1 while this batch worker waits out an outage of PostgreSQL, S3, Redis or Kafka (its consumer paused), else 0.',
+    labels: ['worker'],
+  },
+  {
+    name: 'verity_batch_dependency_outages_total',
+    type: 'counter',
+    help: 'Dependency outages a batch worker began waiting out, by worker and the dependency that failed first.',
+    labels: ['worker', 'dependency'],
+  },
+  {
     name: 'verity_webhook_deliveries_total',
     type: 'counter',
     help: 'End-of-job webhook delivery attempts, by outcome.',

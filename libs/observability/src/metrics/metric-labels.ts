@@ -58,10 +58,18 @@ export const HLR_OUTCOMES = [
 export type HlrOutcome = (typeof HLR_OUTCOMES)[number];
 
 /**
- * Dependencies a 503 is counted against: the HLR provider, the IP databases, or `other` for a
- * 503 whose error names none.
+ * Dependencies a 503 is counted against: the HLR provider, the IP databases, the
+ * infrastructure (PostgreSQL, S3, Redis, Kafka), or `other` for a 503 whose error names none.
  */
-export const UNAVAILABLE_DEPENDENCIES = ['hlr', 'ip_data', 'other'] as const;
+export const UNAVAILABLE_DEPENDENCIES = [
+  'hlr',
+  'ip_data',
+  'postgres',
+  's3',
+  'redis',
+  'kafka',
+  'other',
+] as const;
 /** A dependency behind a 503. */
 export type UnavailableDependency = (typeof UNAVAILABLE_DEPENDENCIES)[number];
 
@@ -83,6 +91,16 @@ export type CreditLedgerMovement = (typeof CREDIT_LEDGER_MOVEMENTS)[number];
 export const UNFINISHED_JOB_STATUSES = ['queued', 'processing'] as const;
 /** An unfinished batch job status. */
 export type UnfinishedJobStatus = (typeof UNFINISHED_JOB_STATUSES)[number];
+
+/** Batch workers that wait out a dependency outage (`verity_batch_dependency_outage`). */
+export const BATCH_WORKERS = ['scorer', 'assembler', 'splitter'] as const;
+/** A batch worker. */
+export type BatchWorker = (typeof BATCH_WORKERS)[number];
+
+/** Dependencies an outage is counted against (`verity_batch_dependency_outages_total`). */
+export const OUTAGE_DEPENDENCIES = ['postgres', 's3', 'redis', 'kafka', 'network'] as const;
+/** A dependency whose outage a batch worker waits out. */
+export type OutageDependency = (typeof OUTAGE_DEPENDENCIES)[number];
 
 /** Labels of the HTTP metrics. `route` is the route template, never the raw URL. */
 export interface HttpLabels {
