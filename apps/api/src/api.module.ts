@@ -24,6 +24,7 @@ import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import type { RateLimitStore } from './rate-limit/rate-limit.store';
 import { AUTH_RATE_LIMIT_STORE, RATE_LIMIT_STORE } from './rate-limit/rate-limit.tokens';
 import { createAuthRateLimitStore, createKeyRateLimitStore } from './rate-limit/rate-limit.factory';
+import { RATE_LIMIT_CHECK } from './api.readiness';
 
 /** The public HTTP API. Expects CoreModule and EnginesModule from the composition root. */
 @Module({
@@ -62,7 +63,7 @@ export class ApiModule implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.health.register('rate_limit_store', async () => {
+    this.health.register(RATE_LIMIT_CHECK, async () => {
       await this.rateLimits.ping();
       return { ok: true };
     });

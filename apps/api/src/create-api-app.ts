@@ -13,6 +13,7 @@ import {
   type Engines,
 } from '@verity/platform';
 import { ApiModule } from './api.module';
+import { API_REPORT_ONLY } from './api.readiness';
 import { registerConsoleStatic } from './console/console-static';
 import { registerMultipart } from './batch/multipart.setup';
 import { clientErrorHandler, frameworkErrors, refuseWhileClosing } from './http/framework-errors';
@@ -88,6 +89,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
   if (options.resources.metrics) registerHttpMetrics(fastify, options.resources.metrics);
   const health = app.get(HealthRegistry);
   for (const [name, check] of Object.entries(options.checks ?? {})) health.register(name, check);
+  health.reportOnly(API_REPORT_ONLY);
   setupOpenApi(app);
   return app;
 }

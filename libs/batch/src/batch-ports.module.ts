@@ -36,6 +36,13 @@ class BatchPortsShutdown implements OnApplicationShutdown {
   }
 }
 
+/** The readiness checks of the batch ports, by name (deployables choose which are required). */
+export const BATCH_CHECKS = {
+  rowBus: 'row_bus',
+  jobQueue: 'job_queue',
+  blobStore: 'blob_store',
+} as const;
+
 /** Readiness: /readyz reports whether the bus, the queue backend and the blob store answer. */
 @Injectable()
 class BatchPortsHealth implements OnModuleInit {
@@ -52,15 +59,15 @@ class BatchPortsHealth implements OnModuleInit {
       return { ok: true };
     };
     this.health.register(
-      'row_bus',
+      BATCH_CHECKS.rowBus,
       check(() => this.bus.ping()),
     );
     this.health.register(
-      'job_queue',
+      BATCH_CHECKS.jobQueue,
       check(() => this.queue.ping()),
     );
     this.health.register(
-      'blob_store',
+      BATCH_CHECKS.blobStore,
       check(() => this.blobs.ping()),
     );
   }

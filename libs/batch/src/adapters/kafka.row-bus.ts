@@ -289,7 +289,9 @@ export class KafkaRowBus implements RowBus {
     this.producer = this.admin = undefined;
     await Promise.all(
       clients.map(async (c) => {
-        if (c) await (await c).disconnect();
+        // A client whose connect failed (Kafka unreachable) has nothing to disconnect.
+        const client = await c?.catch(() => undefined);
+        await client?.disconnect();
       }),
     );
   }
