@@ -59,7 +59,7 @@ describe('`verity start` in a terminal', () => {
         .slice(0, headline)
         .reduce((rows, l) => rows + Math.max(1, Math.ceil(l.length / 80)), 0);
       assert.ok(headline >= 0 && rowsAbove < 10, `headline on row ${rowsAbove}:\n${screen}`);
-      const origin = /listening on (http:\S+)$/.exec(lines[headline]!)![1]!;
+      const origin = /listening on (http:\S+)$/.exec(lines[headline])![1];
       const banner = lines
         .slice(headline, lines.findIndex((l) => /Ctrl-C to stop/.test(l)) + 1)
         .join('\n');

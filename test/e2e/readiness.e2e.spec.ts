@@ -77,7 +77,11 @@ for (const kind of ['closed port', 'black hole'] as const) {
           check,
         );
       for (const check of ['row_bus', 'blob_store']) {
-        assert.equal(ready.body.checks[check]?.ok, false, `${check}: ${JSON.stringify(ready.body)}`);
+        assert.equal(
+          ready.body.checks[check]?.ok,
+          false,
+          `${check}: ${JSON.stringify(ready.body)}`,
+        );
         assert.equal(ready.body.checks[check]?.required, false, check);
       }
       if (kind === 'black hole')

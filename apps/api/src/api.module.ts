@@ -3,7 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { AccountsModule } from '@verity/accounts';
 import { BatchJobsModule, BatchPortsModule } from '@verity/batch';
 import { APP_CONFIG } from '@verity/config';
-import { HealthController, HealthRegistry } from '@verity/platform';
+import { HealthController, HealthRegistry, LOGGER } from '@verity/platform';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AdminGuard } from './auth/admin.guard';
 import { BatchController } from './batch/batch.controller';
@@ -43,8 +43,16 @@ import { RATE_LIMIT_CHECK } from './api.readiness';
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllErrorsFilter },
-    { provide: RATE_LIMIT_STORE, useFactory: createKeyRateLimitStore, inject: [APP_CONFIG] },
-    { provide: AUTH_RATE_LIMIT_STORE, useFactory: createAuthRateLimitStore, inject: [APP_CONFIG] },
+    {
+      provide: RATE_LIMIT_STORE,
+      useFactory: createKeyRateLimitStore,
+      inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+    },
+    {
+      provide: AUTH_RATE_LIMIT_STORE,
+      useFactory: createAuthRateLimitStore,
+      inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+    },
     ApiKeyGuard,
     AdminGuard,
     RateLimitGuard,

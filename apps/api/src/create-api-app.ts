@@ -37,7 +37,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
 
   @Module({
     imports: [
-      CoreModule.forRoot(options.resources),
+      CoreModule.forRoot({ ...options.resources, logger: options.logger }),
       EnginesModule.forRoot(options.engines),
       ApiModule,
       ...(options.modules ?? []),

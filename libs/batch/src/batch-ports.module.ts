@@ -7,7 +7,8 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { HealthRegistry } from '@verity/platform';
+import type { Logger } from 'pino';
+import { HealthRegistry, LOGGER } from '@verity/platform';
 import { createBlobStore, createJobQueue, createRowBus } from './adapters/port.factory';
 import type { BlobStore } from './ports/blob-store.port';
 import type { JobQueue } from './ports/job-queue.port';
@@ -86,11 +87,20 @@ export class BatchPortsModule {
       module: BatchPortsModule,
       global: true,
       providers: [
-        { provide: ROW_BUS, inject: [APP_CONFIG], useFactory: (c: AppConfig) => createRowBus(c) },
+        {
+          provide: ROW_BUS,
+          inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+          useFactory: (c: AppConfig, logger?: Logger | null) =>
+            createRowBus(c, logger ?? undefined),
+        },
         {
           provide: JOB_QUEUE,
-          inject: [APP_CONFIG],
-          useFactory: (c: AppConfig) => createJobQueue(c),
+          inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+          useFactory: (c: AppConfig, logger?: Logger | null) =>
+            createJobQueue(c, {
+              // Bull's Redis connections report each failed reconnect; Bull prints nothing itself.
+              onError: (err, queue) => logger?.warn({ err, queue }, 'job queue: Redis error'),
+            }),
         },
         {
           provide: BLOB_STORE,

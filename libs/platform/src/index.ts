@@ -1,5 +1,5 @@
 export { CoreModule, type CoreResources } from './core.module';
-export { METRICS } from './tokens';
+export { LOGGER, METRICS } from './tokens';
 export * from './engines.tokens';
 export {
   CHECK_TIMEOUT_MS,

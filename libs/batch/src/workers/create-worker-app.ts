@@ -39,7 +39,7 @@ export async function createWorkerApp(options: WorkerAppOptions): Promise<NestFa
 
   @Module({
     imports: [
-      CoreModule.forRoot(options.resources),
+      CoreModule.forRoot({ ...options.resources, logger: options.logger }),
       ...(options.engines ? [EnginesModule.forRoot(options.engines)] : []),
       BatchPortsModule.forRoot(),
       WorkerHttpModule,

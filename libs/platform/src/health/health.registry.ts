@@ -107,7 +107,11 @@ export class HealthRegistry {
     const timeout = new Promise<CheckResult & { timed_out: true }>((resolve) => {
       timer = setTimeout(
         () =>
-          resolve({ ok: false, timed_out: true, detail: `no answer within ${CHECK_TIMEOUT_MS} ms` }),
+          resolve({
+            ok: false,
+            timed_out: true,
+            detail: `no answer within ${CHECK_TIMEOUT_MS} ms`,
+          }),
         CHECK_TIMEOUT_MS,
       );
     });

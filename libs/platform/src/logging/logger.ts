@@ -54,9 +54,7 @@ export function createLogger(
 ): Logger {
   return pino(
     loggerOptions(config, name),
-    writesText(config.LOG_FORMAT ?? 'auto')
-      ? terminalStream()
-      : stdoutDestination(),
+    writesText(config.LOG_FORMAT ?? 'auto') ? terminalStream() : stdoutDestination(),
   );
 }
 

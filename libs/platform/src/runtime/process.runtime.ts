@@ -44,7 +44,7 @@ export async function openProcessRuntime(
     database,
     metrics,
     engines,
-    resources: { config, dataSource: database.dataSource, metrics },
+    resources: { config, dataSource: database.dataSource, metrics, logger },
     checks: engines ? { data_sets: () => engines.dataReadiness() } : {},
   };
 }
