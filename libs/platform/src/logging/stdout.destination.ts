@@ -24,15 +24,22 @@ export function stdoutDestination(): pino.DestinationStream {
   // Synchronous writes: nothing sits in a write queue that a crash would lose, and a flush
   // right after a buffered write cannot overtake it.
   const out = pino.destination({ dest: 1, minLength: BATCH_BYTES, sync: true });
+  const flush = () => {
+    try {
+      out.flushSync();
+    } catch {
+      // stdout is gone (EPIPE, closed): nowhere to write, and logging must not throw.
+    }
+  };
   const stream = {
     [NEEDS_METADATA]: true,
     lastLevel: 0,
     write(line: string): void {
       out.write(line);
-      if (stream.lastLevel >= WARN) out.flushSync();
+      if (stream.lastLevel >= WARN) flush();
     },
   };
-  process.on('exit', () => out.flushSync());
+  process.on('exit', flush);
   shared = stream;
   return stream;
 }
