@@ -3,7 +3,7 @@
 #   node dist/apps/api/src/main.js | node dist/apps/ingest/src/main.js | node dist/apps/scorer/src/main.js
 
 # --- build: full dependency tree, compile TypeScript and rewrite path aliases -------------
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,7 +11,7 @@ COPY . .
 RUN npm run build
 
 # --- runtime: production dependencies and compiled output only, unprivileged -------------
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

@@ -30,10 +30,10 @@ const ignore = readRepoFile('.dockerignore')
   .map((l) => l.trim());
 
 describe('Dockerfile', () => {
-  it('builds in one stage and runs from a slim Node 20 stage', () => {
+  it('builds in one stage and runs from a slim Node 24 LTS stage', () => {
     assert.equal(dockerfile.length, 2);
     const [build, runtime] = dockerfile;
-    for (const stage of dockerfile) assert.match(stage.from, /^node:20[-.\w]*slim$/);
+    for (const stage of dockerfile) assert.match(stage.from, /^node:24[-.\w]*slim$/);
     assert.ok(build.instructions.some((i) => /^RUN npm ci\b/.test(i) && !i.includes('--omit')));
     assert.ok(build.instructions.includes('RUN npm run build'));
     assert.ok(
@@ -43,6 +43,14 @@ describe('Dockerfile', () => {
     assert.ok(
       runtime.instructions.some((i) => i.startsWith(`COPY --from=${build.name} /app/dist`)),
     );
+  });
+
+  it('ships the Node.js major that CI also tests on (scripts/infra/node.sh)', () => {
+    const pinned = /^VERSION="\$\{NODE_LTS_VERSION:-(\d+)\.\d+\.\d+\}"$/m.exec(
+      readRepoFile('scripts/infra/node.sh'),
+    );
+    assert.ok(pinned, 'node.sh pins a version');
+    for (const stage of dockerfile) assert.equal(/^node:(\d+)/.exec(stage.from)?.[1], pinned[1]);
   });
 
   it('runs as the unprivileged node user with an exec-form command', () => {

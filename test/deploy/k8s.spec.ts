@@ -9,6 +9,7 @@ import {
   type JsonObject,
   str,
 } from './deploy-files';
+import { CHECK_TIMEOUT_MS } from '@verity/platform';
 import { render, resourceId } from './kubectl-kustomize';
 import { schemaError } from './k8s-models';
 import { checkVerityEnv } from './verity-env';
@@ -85,6 +86,14 @@ function checkTree(label: string, rs: JsonObject[]): void {
         for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'])
           assert.equal(at(c, probe, 'httpGet', 'port'), 'http');
         assert.deepEqual(asArray(c.command, 'command'), ['node', `dist/apps/${app}/src/main.js`]);
+      }
+    });
+
+    it("gives /readyz at least twice a check's own deadline, so a hanging check never fails the probe", () => {
+      for (const app of APPS) {
+        const c = container(find(rs, 'Deployment', `verity-${app}`));
+        const timeoutSeconds = Number(at(c, 'readinessProbe', 'timeoutSeconds') ?? 1);
+        assert.ok(timeoutSeconds * 1000 >= 2 * CHECK_TIMEOUT_MS, `${app}: ${timeoutSeconds} s`);
       }
     });
 

@@ -4,6 +4,7 @@ export { startTestDns } from './test-dns';
 export { startTestStack, ADMIN_TOKEN, type TestStack, type TestStackOptions } from './test-stack';
 export { parseScrape, total, seriesNames, type Scrape, type Sample } from './prometheus-text';
 export { backendGate } from './backend-gate';
+export { BlackHole } from './black-hole';
 export { DroppingProxy } from './dropping-proxy';
 export { rawRequest, rawExchange, parseAnswers, type RawAnswer } from './raw-http';
 export { ConsoleClient } from './console-client';

@@ -3,7 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { AccountsModule } from '@verity/accounts';
 import { BatchJobsModule, BatchPortsModule } from '@verity/batch';
 import { APP_CONFIG } from '@verity/config';
-import { HealthController, HealthRegistry } from '@verity/platform';
+import { HealthController, HealthRegistry, LOGGER } from '@verity/platform';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AdminGuard } from './auth/admin.guard';
 import { BatchController } from './batch/batch.controller';
@@ -24,6 +24,7 @@ import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import type { RateLimitStore } from './rate-limit/rate-limit.store';
 import { AUTH_RATE_LIMIT_STORE, RATE_LIMIT_STORE } from './rate-limit/rate-limit.tokens';
 import { createAuthRateLimitStore, createKeyRateLimitStore } from './rate-limit/rate-limit.factory';
+import { RATE_LIMIT_CHECK } from './api.readiness';
 
 /** The public HTTP API. Expects CoreModule and EnginesModule from the composition root. */
 @Module({
@@ -42,8 +43,16 @@ import { createAuthRateLimitStore, createKeyRateLimitStore } from './rate-limit/
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllErrorsFilter },
-    { provide: RATE_LIMIT_STORE, useFactory: createKeyRateLimitStore, inject: [APP_CONFIG] },
-    { provide: AUTH_RATE_LIMIT_STORE, useFactory: createAuthRateLimitStore, inject: [APP_CONFIG] },
+    {
+      provide: RATE_LIMIT_STORE,
+      useFactory: createKeyRateLimitStore,
+      inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+    },
+    {
+      provide: AUTH_RATE_LIMIT_STORE,
+      useFactory: createAuthRateLimitStore,
+      inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+    },
     ApiKeyGuard,
     AdminGuard,
     RateLimitGuard,
@@ -62,7 +71,7 @@ export class ApiModule implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.health.register('rate_limit_store', async () => {
+    this.health.register(RATE_LIMIT_CHECK, async () => {
       await this.rateLimits.ping();
       return { ok: true };
     });

@@ -13,6 +13,7 @@ import {
   type Engines,
 } from '@verity/platform';
 import { ApiModule } from './api.module';
+import { API_REPORT_ONLY } from './api.readiness';
 import { registerApiCallHook } from './auth/api-call.hook';
 import { registerConsoleStatic } from './console/console-static';
 import { registerMultipart } from './batch/multipart.setup';
@@ -38,7 +39,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
 
   @Module({
     imports: [
-      CoreModule.forRoot(options.resources),
+      CoreModule.forRoot({ ...options.resources, logger: options.logger }),
       EnginesModule.forRoot(options.engines),
       ApiModule,
       ...(options.modules ?? []),
@@ -80,6 +81,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
   if (options.resources.metrics) registerHttpMetrics(fastify, options.resources.metrics);
   const health = app.get(HealthRegistry);
   for (const [name, check] of Object.entries(options.checks ?? {})) health.register(name, check);
+  health.reportOnly(API_REPORT_ONLY);
   setupOpenApi(app);
   return app;
 }

@@ -7,7 +7,8 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { HealthRegistry } from '@verity/platform';
+import type { Logger } from 'pino';
+import { HealthRegistry, LOGGER } from '@verity/platform';
 import { createBlobStore, createJobQueue, createRowBus } from './adapters/port.factory';
 import type { BlobStore } from './ports/blob-store.port';
 import type { JobQueue } from './ports/job-queue.port';
@@ -36,6 +37,13 @@ class BatchPortsShutdown implements OnApplicationShutdown {
   }
 }
 
+/** The readiness checks of the batch ports, by name (deployables choose which are required). */
+export const BATCH_CHECKS = {
+  rowBus: 'row_bus',
+  jobQueue: 'job_queue',
+  blobStore: 'blob_store',
+} as const;
+
 /** Readiness: /readyz reports whether the bus, the queue backend and the blob store answer. */
 @Injectable()
 class BatchPortsHealth implements OnModuleInit {
@@ -52,15 +60,15 @@ class BatchPortsHealth implements OnModuleInit {
       return { ok: true };
     };
     this.health.register(
-      'row_bus',
+      BATCH_CHECKS.rowBus,
       check(() => this.bus.ping()),
     );
     this.health.register(
-      'job_queue',
+      BATCH_CHECKS.jobQueue,
       check(() => this.queue.ping()),
     );
     this.health.register(
-      'blob_store',
+      BATCH_CHECKS.blobStore,
       check(() => this.blobs.ping()),
     );
   }
@@ -79,11 +87,20 @@ export class BatchPortsModule {
       module: BatchPortsModule,
       global: true,
       providers: [
-        { provide: ROW_BUS, inject: [APP_CONFIG], useFactory: (c: AppConfig) => createRowBus(c) },
+        {
+          provide: ROW_BUS,
+          inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+          useFactory: (c: AppConfig, logger?: Logger | null) =>
+            createRowBus(c, logger ?? undefined),
+        },
         {
           provide: JOB_QUEUE,
-          inject: [APP_CONFIG],
-          useFactory: (c: AppConfig) => createJobQueue(c),
+          inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+          useFactory: (c: AppConfig, logger?: Logger | null) =>
+            createJobQueue(c, {
+              // Bull's Redis connections report each failed reconnect; Bull prints nothing itself.
+              onError: (err, queue) => logger?.warn({ err, queue }, 'job queue: Redis error'),
+            }),
         },
         {
           provide: BLOB_STORE,

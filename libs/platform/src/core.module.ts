@@ -1,15 +1,18 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { HealthRegistry } from './health/health.registry';
-import { METRICS } from './tokens';
+import { LOGGER, METRICS } from './tokens';
 
 /** What every deployable shares: the validated config, the database and the metrics registry. */
 export interface CoreResources {
   config: AppConfig;
   dataSource: DataSource;
   metrics: VerityMetrics | null;
+  /** The process's logger, for libraries that log on their own (kafkajs, Bull, ioredis). */
+  logger?: Logger;
 }
 
 /** Makes the process-wide resources injectable everywhere. They are created (and closed) by the caller. */
@@ -23,9 +26,10 @@ export class CoreModule {
         { provide: APP_CONFIG, useValue: resources.config },
         { provide: DataSource, useValue: resources.dataSource },
         { provide: METRICS, useValue: resources.metrics },
+        { provide: LOGGER, useValue: resources.logger ?? null },
         HealthRegistry,
       ],
-      exports: [APP_CONFIG, DataSource, METRICS, HealthRegistry],
+      exports: [APP_CONFIG, DataSource, METRICS, LOGGER, HealthRegistry],
     };
   }
 }

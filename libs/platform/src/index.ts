@@ -1,7 +1,14 @@
 export { CoreModule, type CoreResources } from './core.module';
-export { METRICS } from './tokens';
+export { LOGGER, METRICS } from './tokens';
 export * from './engines.tokens';
-export { HealthRegistry, type CheckResult, type ReadinessReport } from './health/health.registry';
+export {
+  CHECK_TIMEOUT_MS,
+  DATABASE_CHECK,
+  HealthRegistry,
+  type CheckResult,
+  type ReadinessReport,
+  type ReportedCheck,
+} from './health/health.registry';
 export { EnginesModule, type Engines } from './engines.module';
 export { createLogger, loggerOptions, PinoNestLogger, REDACTED_PATHS } from './logging/logger';
 export { buildEngines, type EnginesRuntime } from './runtime/engines.runtime';

@@ -1,26 +1,40 @@
+import type { Logger } from 'pino';
 import type { AppConfig } from '@verity/config';
 import { MemoryRateLimitStore } from './memory.rate-limit-store';
 import type { BucketPolicy, RateLimitStore } from './rate-limit.store';
 import { RedisRateLimitStore } from './redis.rate-limit-store';
 
 /** Token buckets in Redis when REDIS_URL is set (shared by all instances), else in memory. */
-function createStore(config: AppConfig, policy: BucketPolicy, prefix: string): RateLimitStore {
+function createStore(
+  config: AppConfig,
+  policy: BucketPolicy,
+  prefix: string,
+  logger: Logger | null,
+): RateLimitStore {
   return config.REDIS_URL
-    ? new RedisRateLimitStore(config.REDIS_URL, policy, prefix)
+    ? new RedisRateLimitStore(config.REDIS_URL, policy, prefix, (err) =>
+        logger?.warn({ err, store: prefix }, 'rate-limit store: Redis error'),
+      )
     : new MemoryRateLimitStore(policy);
 }
 
 /** Requests per API key. */
-export function createKeyRateLimitStore(config: AppConfig): RateLimitStore {
+export function createKeyRateLimitStore(
+  config: AppConfig,
+  logger: Logger | null = null,
+): RateLimitStore {
   const policy = { ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST };
-  return createStore(config, policy, 'verity:ratelimit:');
+  return createStore(config, policy, 'verity:ratelimit:', logger);
 }
 
 /** Requests without a cached key, per client address: bounds what bad keys cost. */
-export function createAuthRateLimitStore(config: AppConfig): RateLimitStore {
+export function createAuthRateLimitStore(
+  config: AppConfig,
+  logger: Logger | null = null,
+): RateLimitStore {
   const policy = {
     ratePerSecond: config.AUTH_RATE_LIMIT_PER_SECOND,
     burst: config.AUTH_RATE_LIMIT_BURST,
   };
-  return createStore(config, policy, 'verity:authlimit:');
+  return createStore(config, policy, 'verity:authlimit:', logger);
 }

@@ -33,8 +33,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     url: string,
     private readonly policy: BucketPolicy,
     private readonly prefix = 'verity:ratelimit:',
+    onError: (error: Error) => void = () => undefined,
   ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    // Without a listener ioredis prints "[ioredis] Unhandled error event" to stderr itself.
+    this.redis.on('error', onError);
     this.redis.defineCommand('verityTakeToken', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   }
 

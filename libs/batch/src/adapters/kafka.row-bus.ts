@@ -9,6 +9,7 @@ import {
   type EachMessagePayload,
   type Producer,
 } from 'kafkajs';
+import type { Logger } from 'pino';
 import type {
   BusMessage,
   ConsumeOptions,
@@ -18,6 +19,7 @@ import type {
   RowBus,
   Subscription,
 } from '../ports/row-bus.port';
+import { kafkaLogCreator, kafkaLogLevel } from './kafka.log';
 import { deliverUntilHandled } from './redelivery';
 
 /** Connection and group-timing settings of {@link KafkaRowBus}. */
@@ -30,7 +32,8 @@ export interface KafkaRowBusOptions {
   heartbeatIntervalMs?: number;
   /** Long-poll wait of an idle fetch; bounds how late a consumer notices a rebalance. */
   maxWaitTimeMs?: number;
-  logLevel?: 'error' | 'warn' | 'info';
+  /** kafkajs logs through it (kafka.log.ts); without one, its own console lines at warn. */
+  logger?: Logger;
 }
 
 /** How often {@link KafkaRowBus.ensureTopic} asks again while a new topic's metadata propagates. */
@@ -146,11 +149,13 @@ export class KafkaRowBus implements RowBus {
   >;
 
   constructor(options: KafkaRowBusOptions) {
-    const level = { error: logLevel.ERROR, warn: logLevel.WARN, info: logLevel.INFO };
+    const { logger } = options;
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
-      logLevel: level[options.logLevel ?? 'warn'],
+      ...(logger
+        ? { logLevel: kafkaLogLevel(logger), logCreator: kafkaLogCreator(logger) }
+        : { logLevel: logLevel.WARN }),
     });
     this.timing = {
       sessionTimeoutMs: options.sessionTimeoutMs ?? 10_000,
@@ -297,7 +302,9 @@ export class KafkaRowBus implements RowBus {
     this.producer = this.admin = undefined;
     await Promise.all(
       clients.map(async (c) => {
-        if (c) await (await c).disconnect();
+        // A client whose connect failed (Kafka unreachable) has nothing to disconnect.
+        const client = await c?.catch(() => undefined);
+        await client?.disconnect();
       }),
     );
   }

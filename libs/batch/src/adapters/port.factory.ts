@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import type { AppConfig } from '@verity/config';
 import type { BlobStore } from '../ports/blob-store.port';
 import type { JobQueue } from '../ports/job-queue.port';
@@ -16,15 +17,20 @@ function required<T>(value: T | undefined, name: string): T {
   return value;
 }
 
-/** The RowBus chosen by ROW_BUS (memory | kafka). */
+/** The RowBus chosen by ROW_BUS (memory | kafka); kafkajs logs through `logger`. */
 export function createRowBus(
   config: Pick<AppConfig, 'ROW_BUS' | 'KAFKA_BROKERS' | 'KAFKA_CLIENT_ID'>,
+  logger?: Logger,
 ): RowBus {
   switch (config.ROW_BUS) {
     case 'memory':
       return new MemoryRowBus();
     case 'kafka':
-      return new KafkaRowBus({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
+      return new KafkaRowBus({
+        brokers: config.KAFKA_BROKERS,
+        clientId: config.KAFKA_CLIENT_ID,
+        logger,
+      });
   }
 }
 

@@ -8,7 +8,9 @@ import {
   CoreModule,
   EnginesModule,
   HealthController,
+  HealthRegistry,
   PinoNestLogger,
+  type CheckResult,
   type CoreResources,
   type Engines,
 } from '@verity/platform';
@@ -21,6 +23,10 @@ export interface WorkerAppOptions {
   modules: (Type | DynamicModule)[];
   /** Only the scorer validates rows. */
   engines?: Engines;
+  /** Extra readiness checks shown by /readyz (e.g. the IP data sets). */
+  checks?: Record<string, () => Promise<CheckResult>>;
+  /** Readiness checks shown but not required (HealthRegistry.reportOnly); default: none. */
+  reportOnly?: readonly string[];
 }
 
 /**
@@ -33,7 +39,7 @@ export async function createWorkerApp(options: WorkerAppOptions): Promise<NestFa
 
   @Module({
     imports: [
-      CoreModule.forRoot(options.resources),
+      CoreModule.forRoot({ ...options.resources, logger: options.logger }),
       ...(options.engines ? [EnginesModule.forRoot(options.engines)] : []),
       BatchPortsModule.forRoot(),
       WorkerHttpModule,
@@ -50,5 +56,8 @@ export async function createWorkerApp(options: WorkerAppOptions): Promise<NestFa
     }),
     { logger: new PinoNestLogger(options.logger) },
   );
+  const health = app.get(HealthRegistry);
+  for (const [name, check] of Object.entries(options.checks ?? {})) health.register(name, check);
+  health.reportOnly(options.reportOnly ?? []);
   return app;
 }

@@ -2,11 +2,15 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { closeOnSignal, openProcessRuntime, runMain } from '@verity/platform';
 import { createWorkerApp } from './create-worker-app';
 
-/** Boots a worker deployable: runtime (engines only for the scorer), Nest app, HTTP, signals. */
+/**
+ * Boots a worker deployable: runtime (engines only for the scorer), Nest app, HTTP, signals.
+ * `reportOnly` names the readiness checks its work does not need (see HealthRegistry).
+ */
 export function runWorker(
   name: string,
   modules: (Type | DynamicModule)[],
   withEngines: boolean,
+  reportOnly: readonly string[] = [],
 ): void {
   runMain(name, async (config) => {
     const runtime = await openProcessRuntime(config, name, { engines: withEngines });
@@ -15,6 +19,8 @@ export function runWorker(
       logger: runtime.logger,
       modules,
       engines: runtime.engines?.engines,
+      checks: runtime.checks,
+      reportOnly,
     });
     await app.listen({ port: config.PORT, host: config.HOST });
     runtime.logger.info({ port: config.PORT, host: config.HOST }, `${name} listening`);

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '../tokens';
-import { HealthRegistry } from './health.registry';
+import { DATABASE_CHECK, HealthRegistry } from './health.registry';
 
 /** Liveness, readiness and the Prometheus scrape endpoint; no API key (serve them on a private network). */
 @ApiExcludeController()
@@ -17,7 +17,7 @@ export class HealthController implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.health.register('database', async () => {
+    this.health.register(DATABASE_CHECK, async () => {
       await this.db.query('SELECT 1');
       return { ok: true };
     });

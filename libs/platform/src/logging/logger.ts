@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from '@verity/config';
 import { serializeError } from './error-serializer';
+import { stdoutDestination } from './stdout.destination';
 import { terminalStream, writesText } from './terminal.format';
 
 /**
@@ -44,9 +45,8 @@ export function loggerOptions(
 
 /**
  * The process's pino logger on stdout, level from LOG_LEVEL: JSON lines, or readable lines
- * for a person at a terminal (LOG_FORMAT). JSON lines are written in 4 KiB batches rather than
- * one write(2) each (the access log is ~10% of a busy API's CPU otherwise); pino flushes the
- * buffer when the process exits.
+ * for a person at a terminal (LOG_FORMAT). JSON lines below warn are written in 4 KiB batches,
+ * warn and above at once ({@link stdoutDestination}: they survive a SIGKILL).
  */
 export function createLogger(
   config: Pick<AppConfig, 'LOG_LEVEL'> & Partial<Pick<AppConfig, 'LOG_FORMAT'>>,
@@ -54,9 +54,7 @@ export function createLogger(
 ): Logger {
   return pino(
     loggerOptions(config, name),
-    writesText(config.LOG_FORMAT ?? 'auto')
-      ? terminalStream()
-      : pino.destination({ dest: 1, minLength: 4096, sync: false }),
+    writesText(config.LOG_FORMAT ?? 'auto') ? terminalStream() : stdoutDestination(),
   );
 }
 

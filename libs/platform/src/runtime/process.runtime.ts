@@ -6,6 +6,7 @@ import { createMetrics, type VerityMetrics } from '@verity/observability';
 import type { CoreResources } from '../core.module';
 import type { CheckResult } from '../health/health.registry';
 import { createLogger } from '../logging/logger';
+import { routeProcessOutput } from '../logging/process-output';
 import { openDatabaseRuntime, type DatabaseRuntime } from './database.runtime';
 import { buildEngines, type EnginesRuntime } from './engines.runtime';
 import { exitOnSignal } from './shutdown';
@@ -31,6 +32,7 @@ export async function openProcessRuntime(
   options: { engines: boolean; joinRunningDatabase?: boolean },
 ): Promise<ProcessRuntime> {
   const logger = createLogger(config, name);
+  routeProcessOutput(logger);
   const database = await openDatabaseRuntime(config, logger, {
     joinRunning: options.joinRunningDatabase ?? true,
   });
@@ -42,7 +44,7 @@ export async function openProcessRuntime(
     database,
     metrics,
     engines,
-    resources: { config, dataSource: database.dataSource, metrics },
+    resources: { config, dataSource: database.dataSource, metrics, logger },
     checks: engines ? { data_sets: () => engines.dataReadiness() } : {},
   };
 }

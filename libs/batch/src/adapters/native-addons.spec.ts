@@ -1,0 +1,16 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+
+/**
+ * CI runs the suite on Node.js 20 and 24 without rebuilding node_modules: the one native addon,
+ * msgpackr-extract (Bull's job encoding), must load its N-API build on both. msgpackr falls
+ * back to plain JavaScript without a word when it does not, so this asks it.
+ */
+describe('native addons', () => {
+  it(`load on this Node.js (${process.version}): msgpackr-extract under Bull`, () => {
+    const fromBull = createRequire(require.resolve('bull'));
+    const msgpackr = fromBull('msgpackr') as { isNativeAccelerationEnabled: boolean };
+    assert.equal(msgpackr.isNativeAccelerationEnabled, true);
+  });
+});
