@@ -1,3 +1,3 @@
 export { configSchema, type AppConfig } from './config.schema';
-export { loadConfig, ConfigError } from './load-config';
+export { loadConfig, withListenPort, ConfigError } from './load-config';
 export * from './app-config.token';

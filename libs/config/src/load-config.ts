@@ -27,6 +27,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return parsed.data;
 }
 
+/**
+ * The configuration once PORT=0 has been given a real port: PORT, and CONSOLE_URL when it was
+ * derived from PORT (not set, no PUBLIC_URL), name the port the process listens on.
+ */
+export function withListenPort(config: AppConfig, port: number): AppConfig {
+  if (config.PORT === port) return config;
+  const derived = (p: number) =>
+    defaultConsoleUrl({
+      HOST: config.HOST,
+      PORT: String(p),
+      ...(config.PUBLIC_URL ? { PUBLIC_URL: config.PUBLIC_URL } : {}),
+    });
+  const consoleUrl =
+    config.CONSOLE_URL === derived(config.PORT) ? derived(port) : config.CONSOLE_URL;
+  return { ...config, PORT: port, CONSOLE_URL: consoleUrl };
+}
+
 /** The API's own /console: under PUBLIC_URL when set, else where the API listens. */
 function defaultConsoleUrl(raw: Record<string, string>): string {
   if (raw.PUBLIC_URL) return `${raw.PUBLIC_URL.replace(/\/+$/, '')}/console`;

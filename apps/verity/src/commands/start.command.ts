@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Type, DynamicModule } from '@nestjs/common';
 import { AccountsService, type CreatedAccount } from '@verity/accounts';
-import { loadConfig, type AppConfig } from '@verity/config';
+import { withListenPort, type AppConfig } from '@verity/config';
 import { closeOnSignal, openProcessRuntime, type ProcessRuntime } from '@verity/platform';
 import { createApiApp } from '../../../api/src/create-api-app';
 import { IngestModule } from '../../../ingest/src/ingest.module';
@@ -26,8 +26,7 @@ export async function startCommand(
   const lock = await lockDataDir(configured.VERITY_HOME);
   const port = await claimPort(configured.HOST, configured.PORT);
   // PORT=0: the addresses derived from PORT (CONSOLE_URL unless set) use the port claimed.
-  const config =
-    port === configured.PORT ? configured : loadConfig({ ...process.env, PORT: String(port) });
+  const config = withListenPort(configured, port);
   // Never join a database a dead run left behind: this process holds the lock, so it owns it.
   const runtime = await openProcessRuntime(config, 'verity', {
     engines: true,
