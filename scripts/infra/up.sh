@@ -151,6 +151,9 @@ PROPS
 
 spawn_s3proxy() {
   S3_STARTED=0
+  # The jars are fetched even when another checkout's S3Proxy already answers: the outage tests
+  # start dedicated S3Proxy servers from this checkout's copy (test/support/outage-services.ts).
+  fetch_jars s3proxy
   if probe s3 >/dev/null 2>&1; then
     log "s3proxy: already up on 127.0.0.1:$S3_PORT"
     return
@@ -161,7 +164,6 @@ spawn_s3proxy() {
     return
   fi
   port_open "$S3_PORT" && die "s3proxy: port $S3_PORT is taken by a process this script did not start"
-  fetch_jars s3proxy
   local conf="$INFRA_DIR/s3proxy/s3proxy.conf" data="$INFRA_DIR/s3-data"
   mkdir -p "$INFRA_DIR/s3proxy" "$data/verity" # with filesystem-nio2 a bucket is a directory
   cat >"$conf" <<PROPS
