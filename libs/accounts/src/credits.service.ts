@@ -85,6 +85,7 @@ export class CreditsService {
 
   /** Unreserved credits plus what open credit leases still hold (docs/credits.md). */
   async balance(accountId: string): Promise<number> {
+    // Raw SQL: HELD_BY_LEASES is the lease library's SQL expression (libs/accounts/src/leases).
     const rows = await this.db.query<{ credits_balance: string }[]>(
       `SELECT credits_balance + ${HELD_BY_LEASES} AS credits_balance FROM accounts WHERE id = $1`,
       [accountId],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ApiKeyEntity, LedgerEntryEntity } from '@verity/database';
 
 /** One ledger row as the console's billing page shows it. */
 export interface LedgerEntryView {
@@ -19,30 +20,33 @@ export interface LedgerPage {
   next_before: string | null;
 }
 
-/** Reads an account's ledger by pages on the (account_id, id) index. */
+/** Reads an account's ledger by pages on the (account_id, id) index (the query builder's raw rows: a join's columns, not entities). */
 @Injectable()
 export class LedgerReader {
   constructor(private readonly db: DataSource) {}
 
   async page(accountId: string, before: string | null, limit: number): Promise<LedgerPage> {
-    const rows = await this.db.query<
-      {
-        id: string;
-        created_at: Date;
-        reason: string;
-        key_id: string | null;
-        key_name: string | null;
-        delta: string;
-        balance_after: string;
-        reference: string | null;
-      }[]
-    >(
-      `SELECT l.id, l.created_at, l.reason, l.key_id, k.name AS key_name, l.delta, l.balance_after, l.reference
-       FROM credit_ledger l LEFT JOIN api_keys k ON k.id = l.key_id AND k.account_id = l.account_id
-       WHERE l.account_id = $1 AND ($2::bigint IS NULL OR l.id < $2::bigint)
-       ORDER BY l.id DESC LIMIT $3`,
-      [accountId, before, limit + 1],
-    );
+    const query = this.db
+      .getRepository(LedgerEntryEntity)
+      .createQueryBuilder('l')
+      .leftJoin(ApiKeyEntity, 'k', 'k.id = l.keyId AND k.accountId = l.accountId')
+      .select(['l.id AS id', 'l.createdAt AS created_at', 'l.reason AS reason'])
+      .addSelect(['l.keyId AS key_id', 'k.name AS key_name', 'l.delta AS delta'])
+      .addSelect(['l.balanceAfter AS balance_after', 'l.reference AS reference'])
+      .where('l.accountId = :accountId', { accountId })
+      .orderBy('l.id', 'DESC')
+      .limit(limit + 1);
+    if (before !== null) query.andWhere('l.id < :before', { before });
+    const rows = await query.getRawMany<{
+      id: string;
+      created_at: Date;
+      reason: string;
+      key_id: string | null;
+      key_name: string | null;
+      delta: string;
+      balance_after: string;
+      reference: string | null;
+    }>();
     const data = rows.slice(0, limit).map((r) => ({
       id: String(r.id),
       created_at: r.created_at.toISOString(),

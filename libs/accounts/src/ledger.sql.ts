@@ -1,4 +1,5 @@
-import type { QueryRunner } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { AccountEntity, LedgerEntryEntity } from '@verity/database';
 
 /** Key of usage started from the console itself (no API key), so it can be in usage's key. */
 export const CONSOLE_KEY_ID = '00000000-0000-0000-0000-000000000000';
@@ -20,7 +21,11 @@ export interface LedgerMovement {
 /** The UTC hour usage is counted in. */
 export const CURRENT_HOUR = `date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
 
-/** Rolls the usage of accepted movements into usage_hourly, summed per (operation, key). */
+/**
+ * Rolls the usage of accepted movements into usage_hourly, summed per (operation, key). Raw
+ * SQL: an additive upsert (`calls = u.calls + EXCLUDED.calls`), which TypeORM's `orUpdate`
+ * (overwrite only) cannot write.
+ */
 const UPSERT_USAGE = `
   INSERT INTO usage_hourly AS u (account_id, hour, operation, key_id, calls, credits)
   SELECT $1, ${CURRENT_HOUR}, op, k, sum(c), sum(cr)
@@ -52,12 +57,15 @@ export async function applyLedgerMovements(
   accountId: string,
   movements: readonly LedgerMovement[],
 ): Promise<{ balanceBefore: number; outcomes: (number | null)[] }> {
-  const rows = (await runner.query(
-    'SELECT credits_balance FROM accounts WHERE id = $1 FOR UPDATE',
-    [accountId],
-  )) as { credits_balance: string }[];
-  if (rows.length === 0) throw new Error(`account ${accountId} does not exist`);
-  const balanceBefore = Number(rows[0].credits_balance);
+  const account = await runner.manager
+    .getRepository(AccountEntity)
+    .createQueryBuilder('a')
+    .select(['a.id', 'a.creditsBalance'])
+    .where('a.id = :accountId', { accountId })
+    .setLock('pessimistic_write')
+    .getOne();
+  if (!account) throw new Error(`account ${accountId} does not exist`);
+  const balanceBefore = account.creditsBalance;
   let balance = balanceBefore;
   const outcomes: (number | null)[] = [];
   const accepted: (LedgerMovement & { after: number })[] = [];
@@ -71,25 +79,26 @@ export async function applyLedgerMovements(
     accepted.push({ ...m, after: balance });
   }
   if (accepted.length > 0) {
-    await runner.query(
-      `INSERT INTO credit_ledger (account_id, delta, reason, reference, balance_after, key_id)
-       SELECT $1, d, r, ref, b, k
-       FROM unnest($2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::uuid[]) AS t(d, r, ref, b, k)`,
-      [
-        accountId,
-        accepted.map((a) => a.delta),
-        accepted.map((a) => a.reason),
-        accepted.map((a) => a.reference),
-        accepted.map((a) => a.after),
-        accepted.map((a) => a.keyId ?? null),
-      ],
-    );
+    // One multi-row INSERT; no RETURNING of the generated id (nothing reads it back).
+    await runner.manager
+      .createQueryBuilder()
+      .insert()
+      .into(LedgerEntryEntity)
+      .values(
+        accepted.map((a) => ({
+          accountId,
+          delta: a.delta,
+          reason: a.reason,
+          reference: a.reference,
+          balanceAfter: a.after,
+          keyId: a.keyId ?? null,
+        })),
+      )
+      .updateEntity(false)
+      .execute();
     const usage = usageParams(accepted);
     if (usage) await runner.query(UPSERT_USAGE, [accountId, ...usage]);
-    await runner.query('UPDATE accounts SET credits_balance = $2 WHERE id = $1', [
-      accountId,
-      balance,
-    ]);
+    await runner.manager.update(AccountEntity, { id: accountId }, { creditsBalance: balance });
   }
   return { balanceBefore, outcomes };
 }
@@ -104,7 +113,7 @@ export async function applyLedgerMovements(
  * concurrent writer commits, so the group can never overdraw.
  */
 export async function debitWholeGroup(
-  db: { query(sql: string, params: unknown[]): Promise<unknown> },
+  db: DataSource,
   accountId: string,
   movements: readonly LedgerMovement[],
 ): Promise<{ balanceBefore: number; outcomes: number[] } | null> {
@@ -113,7 +122,9 @@ export async function debitWholeGroup(
     if (m.delta >= 0) throw new Error('debitWholeGroup takes debits only');
     total -= m.delta;
   }
-  const rows = (await db.query(
+  // Raw SQL: the per-call hot path — one CTE statement (balance, ledger rows, usage) is one
+  // round trip and one implicit transaction, which the query builder cannot compose.
+  const rows = await db.query<{ before: string }[]>(
     `WITH acc AS (
        UPDATE accounts SET credits_balance = credits_balance - $2::bigint
        WHERE id = $1 AND credits_balance >= $2::bigint
@@ -148,7 +159,7 @@ export async function debitWholeGroup(
       movements.map((m) => m.usage?.operation ?? null),
       movements.map((m) => m.usage?.calls ?? 0),
     ],
-  )) as { before: string }[];
+  );
   if (rows.length === 0) return null;
   const balanceBefore = Number(rows[0].before);
   let balance = balanceBefore;

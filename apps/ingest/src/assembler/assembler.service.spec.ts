@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { text } from 'node:stream/consumers';
+import { DataSource } from 'typeorm';
 import {
   BLOB_STORE,
   BatchJobRepository,
@@ -142,6 +143,67 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     assert.equal(job?.status, 'done');
     assert.equal(job?.processedRows, 4);
     assert.equal(await resultOf(id), expected(2));
+  });
+
+  it('holds no transaction while the result file is uploaded', async () => {
+    const id = await jobWithParts(6, 2);
+    const db = stack.app.get(DataSource);
+    let inTransaction: { state: string; query: string }[] | undefined;
+    beforeUpload = async () => {
+      // Another connection's transaction left open across the upload shows as idle in it.
+      inTransaction = await db.query<{ state: string; query: string }[]>(
+        `SELECT state, query FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND state LIKE 'idle in transaction%'`,
+      );
+    };
+    await assembler.handle(split(id, 2));
+    await Promise.all([assembler.handle(chunk(id, 0)), assembler.handle(chunk(id, 1))]);
+    beforeUpload = () => Promise.resolve();
+    assert.deepEqual(inTransaction, []);
+    assert.equal((await repository.findForWorker(id))?.status, 'done');
+    assert.equal(await resultOf(id), expected(2));
+  });
+
+  it('a finisher whose claim ran out and one that took over both finish idempotently', async () => {
+    const id = await jobWithParts(7, 2);
+    const db = stack.app.get(DataSource);
+    await assembler.handle(split(id, 2));
+    await assembler.handle(chunk(id, 0));
+    // The first finisher stalls inside its upload (a paused process)...
+    let resume!: () => void;
+    const stalled = new Promise<void>((resolve) => (resume = resolve));
+    let uploading!: () => void;
+    const started = new Promise<void>((resolve) => (uploading = resolve));
+    beforeUpload = () => {
+      uploading();
+      return stalled;
+    };
+    const first = assembler.handle(chunk(id, 1));
+    await started;
+    beforeUpload = () => Promise.resolve();
+    // ...until its lease runs out, and a redelivered report takes the assembly over.
+    await db.query(
+      `UPDATE batch_jobs SET assembly_lease_until = now() - interval '1 second' WHERE id = $1`,
+      [id],
+    );
+    await assembler.handle(chunk(id, 1));
+    assert.equal((await repository.findForWorker(id))?.status, 'done');
+    assert.equal(await resultOf(id), expected(2));
+    // The first one wakes up after the clean-up removed the parts: its write fails and leaves
+    // the finished file as it was; its redelivered report finds the job done.
+    resume();
+    await assert.rejects(first);
+    await assembler.handle(chunk(id, 1));
+    const job = await repository.findForWorker(id);
+    assert.equal(job?.status, 'done');
+    assert.equal(job?.processedRows, 4);
+    assert.equal(uploads.get(resultKey(id)), 2);
+    assert.equal(await resultOf(id), expected(2));
+    // A finisher that comes after the end has nothing to do.
+    const again = await repository.tryAssembly(id, () => Promise.resolve(true));
+    assert.deepEqual(again, { state: 'not_ready' });
+    assert.equal(uploads.get(resultKey(id)), 2);
   });
 
   it('records many completions of several jobs in one statement, each chunk once', async () => {

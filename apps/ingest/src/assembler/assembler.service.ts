@@ -40,11 +40,12 @@ const ASSEMBLY_POLL_MS = 100;
  * they arrive in any order, duplicated or concurrently. The database decides: each chunk
  * completion is recorded once together with processed_rows (concurrent completions share one
  * statement, see ChunkRecorder); whichever report finds the split count known and every chunk
- * in — the last chunk, the split report, or a redelivery after a crash — asks to assemble, and
- * under a per-job advisory lock (never waited on while holding a connection) the job is
- * re-read, the result file written by multipart upload and the job marked done in that lock's
- * transaction, so exactly one handler assembles and the others find the job done. Then
- * clean-up and the webhook. Every step is idempotent and the offset is committed only after
+ * in — the last chunk, the split report, or a redelivery after a crash — asks to assemble: it
+ * claims the assembly on the job row (one statement: a token and a lease, see
+ * BatchJobRepository.tryAssembly), writes the result file by multipart upload holding no
+ * transaction or connection, and marks the job done in one statement that checks its state,
+ * so one handler assembles at a time and the others find the job done. Then clean-up and the
+ * webhook. Every step is idempotent and the offset is committed only after
  * the handler finished, so a crash anywhere replays safely.
  */
 @Injectable()
@@ -147,10 +148,12 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
 
   private async assemble(seen: BatchJobRecord): Promise<void> {
     for (;;) {
-      const attempt = await this.repository.tryAssembly(seen.id, async (job, db) => {
+      // No transaction is open while the file is written: the claim and markDone are one
+      // statement each, and the key and bytes are the same whoever (re-)writes the file.
+      const attempt = await this.repository.tryAssembly(seen.id, async (job) => {
         const key = resultKey(job.id);
         await this.blobs.upload(key, resultFile(this.blobs, job.id, job.type, job.chunkCount!));
-        return this.repository.markDone(job.id, key, db);
+        return this.repository.markDone(job.id, key);
       });
       if (attempt.state !== 'busy') {
         if (attempt.state === 'assembled' && attempt.result) {
@@ -160,7 +163,8 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
         break;
       }
       // Another handler (here or in another process) is assembling: wait without holding a
-      // connection, then look again — it will be done, or its holder died and we take over.
+      // connection, then look again — it will be done, or gave its claim back, or its holder
+      // died and its lease ran out, and we take over.
       await sleep(ASSEMBLY_POLL_MS);
     }
     await this.afterEnd(seen.id);

@@ -9,6 +9,7 @@ import {
   type BatchJobRecord,
   type BlobStore,
   type JobQueue,
+  WEBHOOK_MAX_DELAY_MS,
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 
@@ -44,6 +45,7 @@ export class JobFinisher {
           jobId: webhookJobId(job.id),
           attempts: this.config.WEBHOOK_MAX_ATTEMPTS,
           backoffMs: this.config.WEBHOOK_RETRY_BASE_MS,
+          backoffCapMs: WEBHOOK_MAX_DELAY_MS,
         },
       );
     }

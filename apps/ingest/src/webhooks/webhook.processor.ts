@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import {
-  backoffDelay,
   batchNames,
   type BatchNames,
   BatchJobRepository,
@@ -10,6 +9,7 @@ import {
   deliverWebhook,
   type JobQueue,
   type QueuedJob,
+  webhookRetryDelayMs,
   WebhookDeliveries,
 } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
@@ -24,8 +24,8 @@ export interface WebhookPayload {
 /**
  * Delivers the end-of-job webhook: the BatchJob as GET returns it (with a freshly signed
  * result_url), signed with WEBHOOK_SECRET when configured, else with the account's own
- * webhook secret. A throw makes the queue retry with exponential backoff (WEBHOOK_RETRY_BASE_MS
- * doubling, WEBHOOK_MAX_ATTEMPTS in all); a URL the address policy refuses is not retried.
+ * webhook secret. A throw makes the queue retry with capped exponential backoff (WEBHOOK_RETRY_BASE_MS
+ * doubling, at most 1 h, WEBHOOK_MAX_ATTEMPTS in all); a URL the address policy refuses is not retried.
  */
 @Injectable()
 export class WebhookProcessor implements OnApplicationBootstrap {
@@ -112,7 +112,9 @@ export class WebhookProcessor implements OnApplicationBootstrap {
         statusCode,
         error,
         nextRetryAt: retries
-          ? new Date(Date.now() + backoffDelay(this.config.WEBHOOK_RETRY_BASE_MS, queued.attempt))
+          ? new Date(
+              Date.now() + webhookRetryDelayMs(queued.attempt, this.config.WEBHOOK_RETRY_BASE_MS),
+            )
           : null,
       })
       .catch((e: unknown) => this.log.warn(`cannot record webhook attempt: ${String(e)}`));

@@ -1,4 +1,5 @@
 import Bull from 'bull';
+import { cappedBackoffMs } from '@verity/common';
 import type {
   BulkJob,
   JobFailedHook,
@@ -9,6 +10,7 @@ import type {
 } from '../ports/job-queue.port';
 import {
   DEFAULT_ATTEMPTS,
+  DEFAULT_BACKOFF_CAP_MS,
   DEFAULT_BACKOFF_MS,
   KEEP_COMPLETED_SECONDS,
   KEEP_FAILED_SECONDS,
@@ -16,6 +18,27 @@ import {
 
 /** Queue whose connection answers readiness pings when no other queue was opened yet. */
 const PING_QUEUE = 'verity-health';
+
+/** Name of the backoff strategy every job of ours uses. */
+const CAPPED = 'verity-capped';
+
+/** What a job carries to {@link BACKOFF_STRATEGIES} (Bull passes `backoff.options`). */
+interface CappedBackoff {
+  baseMs: number;
+  capMs: number;
+}
+
+/**
+ * Bull's own 'exponential' waits `(2^n - 1) * delay` with no cap; ours is the schedule of
+ * @verity/common (the memory adapter's too). Queues injected through `queues` must be created
+ * with these in `settings.backoffStrategies`.
+ */
+export const BACKOFF_STRATEGIES: NonNullable<Bull.AdvancedSettings['backoffStrategies']> = {
+  [CAPPED]: (attemptsMade: number, _err: Error, options?: unknown) => {
+    const { baseMs, capMs } = options as CappedBackoff;
+    return cappedBackoffMs(attemptsMade, baseMs, capMs);
+  },
+};
 
 /** Bull's name for unnamed jobs; every job of ours carries it. */
 const JOB_NAME = '__default__';
@@ -39,7 +62,7 @@ export interface BullJobQueueOptions {
 }
 
 /**
- * JobQueue on Bull (Redis): jobId dedupe, `attempts` with exponential backoff, finished jobs
+ * JobQueue on Bull (Redis): jobId dedupe, `attempts` with capped exponential backoff, finished jobs
  * kept for the dedupe window and then removed, stalled jobs of dead workers re-run.
  */
 export class BullJobQueue implements JobQueue {
@@ -112,7 +135,13 @@ export class BullJobQueue implements JobQueue {
     return {
       jobId: opts.jobId,
       attempts: Math.max(1, opts.attempts ?? DEFAULT_ATTEMPTS),
-      backoff: { type: 'exponential', delay: opts.backoffMs ?? DEFAULT_BACKOFF_MS },
+      backoff: {
+        type: CAPPED,
+        options: {
+          baseMs: opts.backoffMs ?? DEFAULT_BACKOFF_MS,
+          capMs: opts.backoffCapMs ?? DEFAULT_BACKOFF_CAP_MS,
+        } satisfies CappedBackoff,
+      },
       // Kept for the dedupe window: re-adding a finished jobId within it is a no-op.
       removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
       removeOnFail: { age: KEEP_FAILED_SECONDS },
@@ -124,7 +153,11 @@ export class BullJobQueue implements JobQueue {
     if (!q) {
       q = new Bull(name, this.options.redisUrl, {
         prefix: this.options.prefix,
-        settings: { maxStalledCount: 3, ...this.options.settings },
+        settings: {
+          maxStalledCount: 3,
+          ...this.options.settings,
+          backoffStrategies: BACKOFF_STRATEGIES,
+        },
       });
       // Without a listener an 'error' (e.g. Redis reconnecting) would crash the process.
       q.on('error', (err: Error) => this.options.onError?.(err, name));

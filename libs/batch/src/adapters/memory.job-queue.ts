@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import {
-  backoffDelay,
-  type BulkJob,
-  type JobFailedHook,
-  type JobHandler,
-  type JobOptions,
-  type JobQueue,
+import { cappedBackoffMs } from '@verity/common';
+import type {
+  BulkJob,
+  JobFailedHook,
+  JobHandler,
+  JobOptions,
+  JobQueue,
 } from '../ports/job-queue.port';
 import {
   DEFAULT_ATTEMPTS,
+  DEFAULT_BACKOFF_CAP_MS,
   DEFAULT_BACKOFF_MS,
   KEEP_COMPLETED_SECONDS,
   KEEP_FAILED_SECONDS,
@@ -19,6 +20,7 @@ interface MemoryJob {
   json: string;
   attempts: number;
   backoffMs: number;
+  backoffCapMs: number;
   attempt: number;
 }
 
@@ -68,6 +70,7 @@ export class MemoryJobQueue implements JobQueue {
         json: JSON.stringify(payload),
         attempts: Math.max(1, opts.attempts ?? DEFAULT_ATTEMPTS),
         backoffMs: opts.backoffMs ?? DEFAULT_BACKOFF_MS,
+        backoffCapMs: opts.backoffCapMs ?? DEFAULT_BACKOFF_CAP_MS,
         attempt: 1,
       });
       return id;
@@ -149,7 +152,7 @@ export class MemoryJobQueue implements JobQueue {
             q.waiting.push({ ...job, attempt: job.attempt + 1 });
             this.pump(queue);
           },
-          backoffDelay(job.backoffMs, job.attempt),
+          cappedBackoffMs(job.attempt, job.backoffMs, job.backoffCapMs),
         );
         this.timers.add(timer);
         return;

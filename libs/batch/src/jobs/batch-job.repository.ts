@@ -1,7 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import {
+  DataSource,
+  EntityManager,
+  In,
+  IsNull,
+  LessThan,
+  MoreThanOrEqual,
+  type QueryRunner,
+  type UpdateQueryBuilder,
+} from 'typeorm';
 import type { BatchJobError, BatchType } from '@verity/contracts';
-import { toRecord, type BatchJobRecord, type BatchJobRow } from './batch-job.record';
+import {
+  AccountEntity,
+  BatchChunkEntity,
+  BatchJobEntity,
+  entitiesFromRows,
+} from '@verity/database';
+import type { BatchJobRecord } from './batch-job.record';
 
 /** What a new job row holds. */
 export interface NewBatchJob {
@@ -20,6 +36,12 @@ export interface NewBatchJob {
 
 type Db = DataSource | EntityManager | QueryRunner;
 
+function managerOf(db: Db): EntityManager {
+  if (db instanceof DataSource) return db.manager;
+  if (db instanceof EntityManager) return db;
+  return db.manager;
+}
+
 /** Outcome of {@link BatchJobRepository.tryAssembly}. */
 export type AssemblyAttempt<T> =
   { state: 'busy' } | { state: 'not_ready' } | { state: 'assembled'; result: T };
@@ -31,21 +53,41 @@ export interface ChunkCompletion {
   rows: number;
 }
 
-async function one(db: Db, sql: string, params: unknown[]): Promise<BatchJobRecord | null> {
-  const result = (await db.query(sql, params)) as BatchJobRow[] | [BatchJobRow[], number];
-  // UPDATE ... RETURNING comes back from TypeORM's pg driver as [rows, affected].
-  const rows = Array.isArray(result[0]) ? result[0] : (result as BatchJobRow[]);
-  return rows.length > 0 ? toRecord(rows[0]) : null;
-}
+/**
+ * How long a claimed assembly stays another finisher's to leave alone without news from its
+ * holder (renewed every third of it while the result file is written). A holder that died is
+ * taken over after at most this long; a failing holder gives its claim back at once.
+ */
+const ASSEMBLY_LEASE_MS = 30_000;
+
+/** The job is processing and every chunk is recorded (what assembly and `markDone` require). */
+const READY = "status = 'processing' AND chunk_count IS NOT NULL AND chunks_done = chunk_count";
 
 /**
- * SQL of the batch_jobs and batch_chunks tables. Reads on behalf of a tenant take its account
- * id (`…ForAccount`); the `…ForWorker` reads are for the pipeline and the signed download,
- * where the job id itself is the authority (it came from a trusted queue or a valid signature).
+ * The batch_jobs and batch_chunks tables, through TypeORM (repositories, query builder). Raw
+ * SQL only for the group commit of chunk completions and the no-progress report, each with
+ * its reason. Reads on behalf of a tenant take its account id (`…ForAccount`); the
+ * `…ForWorker` reads are for the pipeline and the signed download, where the job id itself is
+ * the authority (it came from a trusted queue or a valid signature).
  */
 @Injectable()
 export class BatchJobRepository {
   constructor(private readonly db: DataSource) {}
+
+  private jobs(db: Db = this.db) {
+    return managerOf(db).getRepository(BatchJobEntity);
+  }
+
+  /** Runs an `UPDATE … RETURNING *` built on batch_jobs; the updated job, or null if none. */
+  private async updated(
+    build: (qb: UpdateQueryBuilder<BatchJobEntity>) => UpdateQueryBuilder<BatchJobEntity>,
+    db: Db = this.db,
+  ): Promise<BatchJobEntity | null> {
+    const result = await build(this.jobs(db).createQueryBuilder().update())
+      .returning('*')
+      .execute();
+    return entitiesFromRows(managerOf(db), BatchJobEntity, result.raw)[0] ?? null;
+  }
 
   /** A tenant's job, or null for an unknown id or another account's job. */
   findForAccount(
@@ -53,19 +95,16 @@ export class BatchJobRepository {
     jobId: string,
     db: Db = this.db,
   ): Promise<BatchJobRecord | null> {
-    return one(db, 'SELECT * FROM batch_jobs WHERE id = $1 AND account_id = $2', [
-      jobId,
-      accountId,
-    ]);
+    return this.jobs(db).findOneBy({ id: jobId, accountId });
   }
 
   /** A tenant's most recent jobs, newest first. */
-  async listForAccount(accountId: string, limit: number): Promise<BatchJobRecord[]> {
-    const rows = await this.db.query<BatchJobRow[]>(
-      'SELECT * FROM batch_jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
-      [accountId, limit],
-    );
-    return rows.map(toRecord);
+  listForAccount(accountId: string, limit: number): Promise<BatchJobRecord[]> {
+    return this.jobs().find({
+      where: { accountId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
   }
 
   /** A tenant's job created with `key` as Idempotency-Key. */
@@ -74,60 +113,56 @@ export class BatchJobRepository {
     key: string,
     db: Db = this.db,
   ): Promise<BatchJobRecord | null> {
-    return one(db, 'SELECT * FROM batch_jobs WHERE account_id = $1 AND idempotency_key = $2', [
-      accountId,
-      key,
-    ]);
+    return this.jobs(db).findOneBy({ accountId, idempotencyKey: key });
   }
 
   /** Queued or processing jobs of a tenant. */
-  async countActiveForAccount(accountId: string, db: Db = this.db): Promise<number> {
-    const rows = (await db.query(
-      `SELECT count(*)::int AS n FROM batch_jobs WHERE account_id = $1 AND status IN ('queued', 'processing')`,
-      [accountId],
-    )) as { n: number }[];
-    return rows[0]?.n ?? 0;
+  countActiveForAccount(accountId: string, db: Db = this.db): Promise<number> {
+    return this.jobs(db).countBy({ accountId, status: In(['queued', 'processing']) });
   }
 
   /** A job by id for the pipeline and the signed download. */
   findForWorker(jobId: string, db: Db = this.db): Promise<BatchJobRecord | null> {
-    return one(db, 'SELECT * FROM batch_jobs WHERE id = $1', [jobId]);
+    return this.jobs(db).findOneBy({ id: jobId });
   }
 
   /** Locks and returns a job (inside a transaction). */
   lockForWorker(jobId: string, db: Db): Promise<BatchJobRecord | null> {
-    return one(db, 'SELECT * FROM batch_jobs WHERE id = $1 FOR UPDATE', [jobId]);
+    return this.jobs(db)
+      .createQueryBuilder('j')
+      .where('j.id = :jobId', { jobId })
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
+  /** Locks the job's account row (inside a transaction): an account's creations in turn. */
+  async lockAccount(accountId: string, db: Db): Promise<void> {
+    await managerOf(db)
+      .getRepository(AccountEntity)
+      .createQueryBuilder('a')
+      .select('a.id')
+      .where('a.id = :accountId', { accountId })
+      .setLock('pessimistic_write')
+      .getOne();
   }
 
   async insert(job: NewBatchJob, db: Db = this.db): Promise<BatchJobRecord> {
-    const created = await one(
-      db,
-      `INSERT INTO batch_jobs (id, account_id, type, status, total_rows, upload_key, webhook_url, base_url,
-                               idempotency_key, request_hash, key_id)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-      [
-        job.id,
-        job.accountId,
-        job.type,
-        job.totalRows,
-        job.uploadKey,
-        job.webhookUrl,
-        job.baseUrl,
-        job.idempotencyKey,
-        job.requestHash,
-        job.keyId,
-      ],
-    );
-    return created!;
+    const result = await managerOf(db)
+      .createQueryBuilder()
+      .insert()
+      .into(BatchJobEntity)
+      .values({ ...job, status: 'queued' })
+      .returning('*')
+      .execute();
+    return entitiesFromRows(managerOf(db), BatchJobEntity, result.raw)[0];
   }
 
   /** queued → processing (processing stays processing: a re-split). Null once the job ended. */
   markProcessing(jobId: string): Promise<BatchJobRecord | null> {
-    return one(
-      this.db,
-      `UPDATE batch_jobs SET status = 'processing', updated_at = now()
-       WHERE id = $1 AND status IN ('queued', 'processing') RETURNING *`,
-      [jobId],
+    return this.updated((qb) =>
+      qb
+        .set({ status: 'processing', updatedAt: () => 'now()' })
+        .where("id = :jobId AND status IN ('queued', 'processing')", { jobId }),
     );
   }
 
@@ -155,7 +190,9 @@ export class BatchJobRepository {
   ): Promise<Map<string, BatchJobRecord | null>> {
     const out = new Map<string, BatchJobRecord | null>();
     if (chunks.length === 0) return out;
-    const result = await this.db.query<BatchJobRow[]>(
+    // Raw SQL: a CTE locks, inserts ON CONFLICT DO NOTHING and sums per job in one round trip
+    // (the assembler's group commit), which neither repositories nor the query builder express.
+    const rows = await this.db.query<Record<string, unknown>[]>(
       `WITH input AS (
               SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) AS t(job_id, chunk_no, rows)),
             live AS (
@@ -184,55 +221,68 @@ export class BatchJobRepository {
       [chunks.map((c) => c.jobId), chunks.map((c) => c.chunkNo), chunks.map((c) => c.rows)],
     );
     for (const c of chunks) out.set(c.jobId, null);
-    for (const row of result) out.set(row.id, toRecord(row));
+    for (const job of entitiesFromRows(this.db, BatchJobEntity, rows)) out.set(job.id, job);
     return out;
   }
 
   /**
    * Runs `assemble` for a job whose every chunk is recorded, never twice at once across all
-   * processes: inside a transaction holding a per-job advisory lock, after re-reading the job
-   * under that lock, and `assemble` marks the job done in that same transaction. `busy` when
-   * another connection holds the lock (try again later: it either finishes, and the job is
-   * then found done, or dies, and its lock goes with its connection); `not_ready` when the job
-   * is not (or no longer) processing with every chunk in.
+   * processes, and holding no transaction nor connection while it runs (it writes the result
+   * file to the blob store): a short statement claims the assembly on the job row (a random
+   * token and a lease, renewed while `assemble` runs), and `assemble` ends with `markDone`,
+   * itself one statement that checks the job's state. `busy` while another finisher's lease
+   * lasts (try again later: it either finishes, and the job is then found done, or gives its
+   * claim back on failure, or dies and its lease runs out); `not_ready` when the job is not
+   * (or no longer) processing with every chunk in. `assemble` must be idempotent: a finisher
+   * whose lease ran out may still be running it when another takes over.
    */
   async tryAssembly<T>(
     jobId: string,
-    assemble: (job: BatchJobRecord, db: Db) => Promise<T>,
+    assemble: (job: BatchJobRecord) => Promise<T>,
   ): Promise<AssemblyAttempt<T>> {
-    const runner = this.db.createQueryRunner();
-    await runner.connect();
+    const token = randomUUID();
+    const job = await this.updated((qb) =>
+      qb
+        .set({
+          assemblyToken: token,
+          assemblyLeaseUntil: () => `now() + ${ASSEMBLY_LEASE_MS} * interval '1 millisecond'`,
+        })
+        .where(`id = :jobId AND ${READY}`, { jobId })
+        .andWhere('(assembly_lease_until IS NULL OR assembly_lease_until < now())'),
+    );
+    if (!job) {
+      const ready = await this.jobs()
+        .createQueryBuilder('j')
+        .where(`j.id = :jobId AND ${READY}`, { jobId })
+        .getExists();
+      return { state: ready ? 'busy' : 'not_ready' };
+    }
+    const renewal = setInterval(() => {
+      this.renewAssembly(jobId, token).catch(() => undefined); // the next renewal tries again
+    }, ASSEMBLY_LEASE_MS / 3);
     try {
-      await runner.startTransaction();
-      // A 64-bit hash of a prefixed id: no clash with other advisory locks (migrations) in
-      // practice, and a clash would only make one assembly wait for another.
-      const [{ locked }] = (await runner.query(
-        `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`,
-        [`verity.batch.assemble:${jobId}`],
-      )) as { locked: boolean }[];
-      if (!locked) {
-        await runner.rollbackTransaction();
-        return { state: 'busy' };
-      }
-      const job = await one(
-        runner,
-        `SELECT * FROM batch_jobs WHERE id = $1 AND status = 'processing'
-            AND chunk_count IS NOT NULL AND chunks_done = chunk_count`,
-        [jobId],
-      );
-      if (!job) {
-        await runner.rollbackTransaction();
-        return { state: 'not_ready' };
-      }
-      const result = await assemble(job, runner);
-      await runner.commitTransaction();
-      return { state: 'assembled', result };
+      return { state: 'assembled', result: await assemble(job) };
     } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      // Give the claim back so a redelivered report retries now, not after the lease.
+      await this.releaseAssembly(jobId, token).catch(() => undefined);
       throw error;
     } finally {
-      await runner.release();
+      clearInterval(renewal);
     }
+  }
+
+  private async renewAssembly(jobId: string, token: string): Promise<void> {
+    await this.jobs().update(
+      { id: jobId, assemblyToken: token },
+      { assemblyLeaseUntil: () => `now() + ${ASSEMBLY_LEASE_MS} * interval '1 millisecond'` },
+    );
+  }
+
+  private async releaseAssembly(jobId: string, token: string): Promise<void> {
+    await this.jobs().update(
+      { id: jobId, assemblyToken: token },
+      { assemblyToken: null, assemblyLeaseUntil: null },
+    );
   }
 
   /**
@@ -240,103 +290,120 @@ export class BatchJobRepository {
    * nothing). False once the job is no longer processing, so the splitter can stop.
    */
   async saveSplitCheckpoint(jobId: string, chunks: number, rows: number): Promise<boolean> {
-    // UPDATE ... RETURNING comes back from TypeORM's pg driver as [rows, affected].
-    const result = await this.db.query<[unknown[], number]>(
-      `UPDATE batch_jobs SET split_chunks = greatest(split_chunks, $2),
-              split_rows = greatest(split_rows, $3), updated_at = now()
-       WHERE id = $1 AND status = 'processing' RETURNING id`,
-      [jobId, chunks, rows],
-    );
-    return result[1] > 0;
+    const result = await this.jobs()
+      .createQueryBuilder()
+      .update()
+      .set({
+        splitChunks: () => 'greatest(split_chunks, :chunks)',
+        splitRows: () => 'greatest(split_rows, :rows)',
+        updatedAt: () => 'now()',
+      })
+      .where("id = :jobId AND status = 'processing'", { jobId, chunks, rows })
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   /** Numbers of the job's recorded chunks from `fromChunk` on (what a resumed split may skip). */
   async recordedChunksFrom(jobId: string, fromChunk: number): Promise<Set<number>> {
-    const rows = await this.db.query<{ chunk_no: number }[]>(
-      'SELECT chunk_no FROM batch_chunks WHERE job_id = $1 AND chunk_no >= $2',
-      [jobId, fromChunk],
-    );
-    return new Set(rows.map((r) => Number(r.chunk_no)));
+    const chunks = await this.db.getRepository(BatchChunkEntity).find({
+      select: { chunkNo: true },
+      where: { jobId, chunkNo: MoreThanOrEqual(fromChunk) },
+    });
+    return new Set(chunks.map((c) => c.chunkNo));
   }
 
   /** Records how many chunks the split produced. Null unless the job is processing. */
   setChunkCount(jobId: string, chunks: number): Promise<BatchJobRecord | null> {
-    return one(
-      this.db,
-      `UPDATE batch_jobs SET chunk_count = $2, updated_at = now()
-       WHERE id = $1 AND status = 'processing' RETURNING *`,
-      [jobId, chunks],
+    return this.updated((qb) =>
+      qb
+        .set({ chunkCount: chunks, updatedAt: () => 'now()' })
+        .where("id = :jobId AND status = 'processing'", { jobId }),
     );
   }
 
-  /** processing → done, only when every chunk is recorded. False if another run got there first. */
-  async markDone(jobId: string, resultKey: string, db: Db = this.db): Promise<boolean> {
-    const done = await one(
-      db,
-      `UPDATE batch_jobs SET status = 'done', result_key = $2, processed_rows = total_rows,
-              updated_at = now(), finished_at = now()
-       WHERE id = $1 AND status = 'processing' AND chunk_count IS NOT NULL AND chunks_done = chunk_count
-       RETURNING *`,
-      [jobId, resultKey],
-    );
-    return done !== null;
+  /**
+   * processing → done, only when every chunk is recorded, and the assembly claim ends. False if
+   * another run got there first (its result file has the same bytes, so either upload stands).
+   */
+  async markDone(jobId: string, resultKey: string): Promise<boolean> {
+    const result = await this.jobs()
+      .createQueryBuilder()
+      .update()
+      .set({
+        status: 'done',
+        resultKey,
+        processedRows: () => 'total_rows',
+        assemblyToken: null,
+        assemblyLeaseUntil: null,
+        updatedAt: () => 'now()',
+        finishedAt: () => 'now()',
+      })
+      .where(`id = :jobId AND ${READY}`, { jobId })
+      .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   /** Rows of the job's recorded chunks (what was scored and stays paid). */
   async recordedRows(jobId: string, db: Db = this.db): Promise<number> {
-    const rows = (await db.query(
-      'SELECT coalesce(sum(rows), 0)::int AS n FROM batch_chunks WHERE job_id = $1',
-      [jobId],
-    )) as { n: number }[];
-    return rows[0]?.n ?? 0;
+    return (await managerOf(db).getRepository(BatchChunkEntity).sum('rows', { jobId })) ?? 0;
   }
 
   /** → failed, with the refunded row count and the reason (inside the refund's transaction). */
-  async markFailed(
+  markFailed(
     jobId: string,
     refundedRows: number,
     reason: string,
     error: BatchJobError,
     db: Db,
   ): Promise<BatchJobRecord | null> {
-    return one(
+    return this.updated(
+      (qb) =>
+        qb
+          .set({
+            status: 'failed',
+            refundedRows,
+            failureReason: reason,
+            failureCode: error.code,
+            failureMessage: error.message,
+            updatedAt: () => 'now()',
+            finishedAt: () => 'now()',
+          })
+          .where("id = :jobId AND status IN ('queued', 'processing')", { jobId }),
       db,
-      `UPDATE batch_jobs SET status = 'failed', refunded_rows = $2, failure_reason = $3,
-              failure_code = $4, failure_message = $5, updated_at = now(), finished_at = now()
-       WHERE id = $1 AND status IN ('queued', 'processing') RETURNING *`,
-      [jobId, refundedRows, reason, error.code, error.message],
     );
   }
 
   /** Jobs that ended before `cutoff` whose stored files were not purged yet, oldest first. */
-  async findExpired(cutoff: Date, limit: number): Promise<BatchJobRecord[]> {
-    const rows = await this.db.query<BatchJobRow[]>(
-      `SELECT * FROM batch_jobs
-        WHERE finished_at IS NOT NULL AND storage_purged_at IS NULL AND finished_at < $1
-        ORDER BY finished_at LIMIT $2`,
-      [cutoff, limit],
-    );
-    return rows.map(toRecord);
+  findExpired(cutoff: Date, limit: number): Promise<BatchJobRecord[]> {
+    return this.jobs().find({
+      where: { finishedAt: LessThan(cutoff), storagePurgedAt: IsNull() },
+      order: { finishedAt: 'ASC' },
+      take: limit,
+    });
   }
 
   /** Notes that the job's stored files were deleted after retention. */
   async markPurged(jobId: string): Promise<void> {
-    await this.db.query(
-      'UPDATE batch_jobs SET storage_purged_at = now() WHERE id = $1 AND storage_purged_at IS NULL',
-      [jobId],
+    await this.jobs().update(
+      { id: jobId, storagePurgedAt: IsNull() },
+      { storagePurgedAt: () => 'now()' },
     );
   }
 
   /** Jobs to hand to the splitter again: queued for longer than `queuedMs`, or processing without progress for `stallMs`. */
   async findAbandoned(queuedMs: number, stallMs: number, limit = 500): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }[]>(
-      `SELECT id FROM batch_jobs
-       WHERE (status = 'queued' AND updated_at < now() - ($1::int * interval '1 millisecond'))
-          OR (status = 'processing' AND updated_at < now() - ($2::int * interval '1 millisecond'))
-       ORDER BY created_at LIMIT $3`,
-      [queuedMs, stallMs, limit],
-    );
-    return rows.map((r) => r.id);
+    const jobs = await this.jobs()
+      .createQueryBuilder('j')
+      .select('j.id')
+      .where(
+        `(j.status = 'queued' AND j.updated_at < now() - (CAST(:queuedMs AS integer) * interval '1 millisecond'))
+          OR (j.status = 'processing' AND j.updated_at < now() - (CAST(:stallMs AS integer) * interval '1 millisecond'))`,
+        { queuedMs, stallMs },
+      )
+      .orderBy('j.created_at')
+      .limit(limit)
+      .getMany();
+    return jobs.map((j) => j.id);
   }
 
   /**
@@ -346,6 +413,7 @@ export class BatchJobRepository {
    * touches updated_at, so progress is read from batch_chunks instead.
    */
   async longestIdle(): Promise<{ status: 'queued' | 'processing'; idleSeconds: number }[]> {
+    // Raw SQL: a correlated aggregate per job, then per status; one read for the metric.
     const rows = await this.db.query<{ status: 'queued' | 'processing'; idle: string }[]>(
       `SELECT j.status,
               extract(epoch FROM now() - min(coalesce(
@@ -364,10 +432,10 @@ export class BatchJobRepository {
 
   /** The per-account webhook signing secret. */
   async webhookSecretOf(accountId: string): Promise<string | null> {
-    const rows = await this.db.query<{ webhook_secret: string }[]>(
-      'SELECT webhook_secret FROM accounts WHERE id = $1',
-      [accountId],
-    );
-    return rows[0]?.webhook_secret ?? null;
+    const account = await this.db.getRepository(AccountEntity).findOne({
+      select: { webhookSecret: true },
+      where: { id: accountId },
+    });
+    return account?.webhookSecret ?? null;
   }
 }

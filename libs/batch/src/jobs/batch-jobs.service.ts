@@ -62,7 +62,7 @@ export class BatchJobsService {
     await runner.connect();
     try {
       await runner.startTransaction();
-      await runner.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [job.accountId]);
+      await this.jobs.lockAccount(job.accountId, runner);
       if (job.idempotencyKey !== null) {
         const earlier = await this.jobs.findByIdempotencyKey(
           job.accountId,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { SettingEntity } from '@verity/database';
 
 const SETTING_KEY = 'download_signing_secret';
 
@@ -29,14 +30,13 @@ export class SigningSecretProvider {
   }
 
   private async loadOrCreate(): Promise<string> {
-    await this.db.query(
-      'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
-      [SETTING_KEY, randomBytes(32).toString('base64url')],
-    );
-    const rows = await this.db.query<{ value: string }[]>(
-      'SELECT value FROM settings WHERE key = $1',
-      [SETTING_KEY],
-    );
-    return rows[0].value;
+    const settings = this.db.getRepository(SettingEntity);
+    await settings
+      .createQueryBuilder()
+      .insert()
+      .values({ key: SETTING_KEY, value: randomBytes(32).toString('base64url') })
+      .orIgnore()
+      .execute();
+    return (await settings.findOneByOrFail({ key: SETTING_KEY })).value;
   }
 }

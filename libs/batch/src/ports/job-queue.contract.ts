@@ -104,6 +104,24 @@ export function jobQueueContract<Q extends JobQueue>(
       assert.equal(attempts.length, 3);
     });
 
+    it('caps the backoff at backoffCapMs', { timeout }, async () => {
+      const queue = uniqueName('capped');
+      const attempts: { attempt: number; at: number }[] = [];
+      await jq.process<null>(queue, 1, async (job) => {
+        attempts.push({ attempt: job.attempt, at: Date.now() });
+        await Promise.resolve();
+        if (job.attempt < 3) throw new Error('transient');
+      });
+      // Uncapped, the first retry would wait 10 min and the second 20 min.
+      await jq.add(queue, null, { attempts: 3, backoffMs: 600_000, backoffCapMs: 100 });
+      await waitFor('third attempt', () => attempts.length === 3, timeout);
+      assert.deepEqual(
+        attempts.map((a) => a.attempt),
+        [1, 2, 3],
+      );
+      assert.ok(attempts[1].at - attempts[0].at >= 100 - CLOCK_SLACK_MS, 'capped wait');
+    });
+
     it('does not report a job that succeeds on a retry', { timeout }, async () => {
       const queue = uniqueName('recover');
       const attempts: number[] = [];

@@ -4,8 +4,13 @@ export interface JobOptions {
   jobId?: string;
   /** Total tries, the first included. Default 1. */
   attempts?: number;
-  /** Base of the exponential backoff: retry n waits `backoffMs * 2^(n-1)`. Default 1000. */
+  /**
+   * Base of the capped exponential backoff (`cappedBackoffMs` of @verity/common): retry n waits
+   * `min(backoffCapMs, backoffMs * 2^(n-1))`. Default 1000.
+   */
   backoffMs?: number;
+  /** Longest wait between two tries. Default 1 h. */
+  backoffCapMs?: number;
 }
 
 /** A job as seen by a handler. `payload` went through JSON, as it would through Redis. */
@@ -31,7 +36,7 @@ export interface BulkJob<T> {
 
 /**
  * Named work queues with retries (Bull semantics): each job runs on one worker at a time,
- * a throwing handler is retried with exponential backoff up to `attempts`, then reported
+ * a throwing handler is retried with capped exponential backoff up to `attempts`, then reported
  * through `onFailed`. Jobs of a worker that dies are run again.
  */
 export interface JobQueue {
@@ -50,9 +55,4 @@ export interface JobQueue {
   ping(): Promise<void>;
   /** Stops taking jobs, waits for in-flight handlers, releases connections. */
   close(): Promise<void>;
-}
-
-/** Exponential backoff shared by both adapters (Bull's formula): `base * 2^(attempt-1)`. */
-export function backoffDelay(baseMs: number, failedAttempt: number): number {
-  return Math.round(baseMs * 2 ** (failedAttempt - 1));
 }

@@ -15,7 +15,7 @@ export {
   type WebhookFailure,
   type WebhookResolver,
 } from './webhook.sender';
-export { WEBHOOK_BASE_DELAY_MS, WEBHOOK_MAX_DELAY_MS, webhookRetryDelayMs } from './webhook.retry';
+export { WEBHOOK_MAX_DELAY_MS, webhookRetryDelayMs } from './webhook.retry';
 export {
   WebhookDeliveries,
   type WebhookAttempt,

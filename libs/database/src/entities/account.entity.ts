@@ -9,7 +9,12 @@ export class AccountEntity {
   @Column({ type: 'text' })
   name!: string;
 
-  @Column({ name: 'credits_balance', type: 'bigint', transformer: { to: String, from: Number } })
+  @Column({
+    name: 'credits_balance',
+    type: 'bigint',
+    default: 0,
+    transformer: { to: String, from: Number },
+  })
   creditsBalance!: number;
 
   /** Per-account secret used to sign webhook deliveries. */

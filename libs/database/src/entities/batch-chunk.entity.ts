@@ -12,6 +12,6 @@ export class BatchChunkEntity {
   @Column({ type: 'integer' })
   rows!: number;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 }

@@ -1,8 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { BatchErrorCode, BatchStatus, BatchType } from '@verity/contracts';
 
-const int = { to: (v: number) => v, from: (v: string | number) => Number(v) };
-
-/** A batch job (migrations 1732348800000, 1735100000000). Written through SQL in libs/batch; mapped for tooling. */
+/**
+ * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000), read and
+ * written by libs/batch's BatchJobRepository.
+ */
 @Entity({ name: 'batch_jobs' })
 export class BatchJobEntity {
   @PrimaryColumn({ type: 'text' })
@@ -11,22 +13,26 @@ export class BatchJobEntity {
   @Column({ name: 'account_id', type: 'uuid' })
   accountId!: string;
 
-  @Column({ type: 'text' })
-  type!: 'email' | 'phone' | 'ip';
+  /** The API key that created the job; null for jobs created before keys were recorded. */
+  @Column({ name: 'key_id', type: 'uuid', nullable: true })
+  keyId!: string | null;
 
   @Column({ type: 'text' })
-  status!: 'queued' | 'processing' | 'done' | 'failed';
+  type!: BatchType;
 
-  @Column({ name: 'total_rows', type: 'integer', transformer: int })
+  @Column({ type: 'text' })
+  status!: BatchStatus;
+
+  @Column({ name: 'total_rows', type: 'integer' })
   totalRows!: number;
 
-  @Column({ name: 'processed_rows', type: 'integer', transformer: int })
+  @Column({ name: 'processed_rows', type: 'integer', default: 0 })
   processedRows!: number;
 
   @Column({ name: 'chunk_count', type: 'integer', nullable: true })
   chunkCount!: number | null;
 
-  @Column({ name: 'chunks_done', type: 'integer' })
+  @Column({ name: 'chunks_done', type: 'integer', default: 0 })
   chunksDone!: number;
 
   @Column({ name: 'webhook_url', type: 'text', nullable: true })
@@ -47,31 +53,42 @@ export class BatchJobEntity {
   @Column({ name: 'result_key', type: 'text', nullable: true })
   resultKey!: string | null;
 
-  @Column({ name: 'refunded_rows', type: 'integer' })
+  @Column({ name: 'refunded_rows', type: 'integer', default: 0 })
   refundedRows!: number;
 
+  /** Internal detail of a failure (logs, operators); never shown to the customer. */
   @Column({ name: 'failure_reason', type: 'text', nullable: true })
   failureReason!: string | null;
 
+  /** The failure as the customer sees it (`BatchJob.error`). */
   @Column({ name: 'failure_code', type: 'text', nullable: true })
-  failureCode!: string | null;
+  failureCode!: BatchErrorCode | null;
 
   @Column({ name: 'failure_message', type: 'text', nullable: true })
   failureMessage!: string | null;
 
-  @Column({ name: 'split_chunks', type: 'integer' })
+  /** Split checkpoint: chunks published (numbered 0 … splitChunks-1) holding rows 0 … splitRows-1. */
+  @Column({ name: 'split_chunks', type: 'integer', default: 0 })
   splitChunks!: number;
 
-  @Column({ name: 'split_rows', type: 'integer' })
+  @Column({ name: 'split_rows', type: 'integer', default: 0 })
   splitRows!: number;
 
+  /** When the retention sweep deleted the job's stored files (result included). */
   @Column({ name: 'storage_purged_at', type: 'timestamptz', nullable: true })
   storagePurgedAt!: Date | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  /** Who is writing the result file (a random token per claim), while `assemblyLeaseUntil` lasts. */
+  @Column({ name: 'assembly_token', type: 'text', nullable: true })
+  assemblyToken!: string | null;
+
+  @Column({ name: 'assembly_lease_until', type: 'timestamptz', nullable: true })
+  assemblyLeaseUntil!: Date | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz' })
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })

@@ -18,6 +18,10 @@ export class LedgerEntryEntity {
   @Column({ type: 'text', nullable: true })
   reference!: string | null;
 
+  /** The API key the movement is charged to (null: grants, top-ups, console work). */
+  @Column({ name: 'key_id', type: 'uuid', nullable: true })
+  keyId!: string | null;
+
   @Column({ name: 'balance_after', type: 'bigint', transformer: { to: String, from: Number } })
   balanceAfter!: number;
 

@@ -9,6 +9,6 @@ export class SettingEntity {
   @Column({ type: 'text' })
   value!: string;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 }

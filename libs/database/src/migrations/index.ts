@@ -3,6 +3,7 @@ import { BatchJobs1732348800000 } from './1732348800000-batch-jobs';
 import { ConsoleUsage1733000000000 } from './1733000000000-console-usage';
 import { BatchJobLifecycle1735100000000 } from './1735100000000-batch-job-lifecycle';
 import { CreditLeases1736000000000 } from './1736000000000-credit-leases';
+import { BatchAssemblyLease1737000000000 } from './1737000000000-batch-assembly-lease';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   ConsoleUsage1733000000000,
   BatchJobLifecycle1735100000000,
   CreditLeases1736000000000,
+  BatchAssemblyLease1737000000000,
 ];
