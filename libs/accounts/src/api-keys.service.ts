@@ -125,6 +125,7 @@ export class ApiKeysService {
       row.keyHash = minted.hash;
       row.rotatedAt = new Date();
       await manager.getRepository(ApiKeyEntity).save(row);
+      // Raw SQL: pg_notify, sent on commit of this transaction (no TypeORM equivalent).
       await manager.query('SELECT pg_notify($1, $2)', [KEY_REVOCATION_CHANNEL, oldLookupId]);
       this.cache.evict(oldLookupId);
       return { ...toView(row), key: minted.value };

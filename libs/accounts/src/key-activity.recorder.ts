@@ -44,6 +44,7 @@ export class KeyActivityRecorder implements OnModuleInit, OnApplicationShutdown 
     const batch = this.seen;
     this.seen = new Map();
     try {
+      // Raw SQL: one UPDATE … FROM unnest for the whole flush (the query builder would need one per key).
       await this.db.query(
         `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, t.at)
          FROM unnest($1::uuid[], $2::timestamptz[]) AS t(id, at) WHERE k.id = t.id`,
