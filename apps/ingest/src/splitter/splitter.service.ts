@@ -91,7 +91,7 @@ export class SplitterService implements OnApplicationBootstrap {
       // A dependency outage is waited out here; the queue's attempts are for other failures.
       await this.outage.run(() => this.split(job.payload.jobId));
     } catch (error) {
-      // A file the chunk reader refuses will be refused on every try: fail now.
+      // A file the reader refuses (one that skipped the upload) is refused on every try: fail now.
       if (error instanceof VerityError && error.code === 'unprocessable') {
         await this.failJob(job.payload.jobId, `input file cannot be split: ${error.message}`, {
           code: 'unprocessable',
@@ -134,7 +134,7 @@ export class SplitterService implements OnApplicationBootstrap {
     if (!published) return 0;
     const { chunks, rows } = published;
     if (rows !== job.totalRows || chunks === 0) {
-      // The upload changed under us or the readers disagree: never assemble a wrong file.
+      // The upload changed under us: never assemble a wrong file.
       await this.failJob(jobId, `split found ${rows} rows, the upload counted ${job.totalRows}`, {
         code: 'internal_error',
         message:
