@@ -8,8 +8,8 @@ export const BATCH_CATEGORIES: ProfileCategories = [
   ['redis/bull', /node_modules\/(bull|ioredis)/],
   ['postgres (pg, typeorm)', /node_modules\/(pg|pg-protocol|pg-pool|pg-types|typeorm)\//],
   [
-    'csv reading (fast-csv, chunk reader)',
-    /node_modules\/@?fast-csv|libs\/batch\/src\/csv\/(chunk|csv)/,
+    'csv reading (input reader, chunk reader, fast-csv)',
+    /node_modules\/@?fast-csv|libs\/batch\/src\/csv\/(input|chunk|csv)|apps\/ingest\/src\/splitter\/(json|chunk)/,
   ],
   ['result row formatting', /libs\/batch\/src\/csv\/(result|csv\.cell)/],
   ['upload inspection', /libs\/batch\/src\/csv\/upload|apps\/api\/src\/batch/],

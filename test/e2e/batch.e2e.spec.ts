@@ -691,7 +691,8 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       const account = await stack.account(50, 'two-columns');
       const id = 'job_33333333333333333333333333333333';
       const uploadKey = `uploads/${id}.csv`;
-      // A file that skipped the upload inspector: the chunk reader refuses its second column.
+      // A file that skipped the upload inspector: the reader refuses its second column, with
+      // the message the upload would have given.
       await jobWithUpload(stack, id, account.accountId, 'email', 'a@x.io\nb@x.io,c\n', 2);
       await stack.app
         .get<JobQueue>(JOB_QUEUE)
@@ -700,7 +701,8 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       assert.equal(final.status, 'failed');
       assert.deepEqual(final.error, {
         code: 'unprocessable',
-        message: 'the file cannot be split: row 2 has more than one column',
+        message:
+          'the file cannot be split: line 2 has more than one column (quote a value that contains a comma)',
       });
       await eventually(async () => {
         const left = (await footprint(stack, account.accountId)).uploads;

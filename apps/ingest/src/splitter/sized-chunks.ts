@@ -1,8 +1,14 @@
 import type { RowChunk } from '@verity/batch';
 
+/** Rows a chunk can be cut in: a string array, or the splitter's JsonRows. */
+export interface SliceableRows<R> {
+  readonly length: number;
+  slice(from?: number, to?: number): R;
+}
+
 /** A chunk and its encoded message. */
-export interface EncodedChunk {
-  chunk: RowChunk;
+export interface EncodedChunk<R> {
+  chunk: RowChunk<R>;
   value: Buffer;
 }
 
@@ -14,12 +20,12 @@ export interface EncodedChunk {
  * depends only on the file and a re-split re-emits identical chunks. A resumed split passes
  * the number its first chunk had in the interrupted run (`firstChunkNo`).
  */
-export async function* sizedChunks(
-  chunks: AsyncIterable<RowChunk>,
+export async function* sizedChunks<R extends SliceableRows<R>>(
+  chunks: AsyncIterable<RowChunk<R>>,
   maxBytes: number,
-  encode: (chunk: RowChunk) => Buffer,
+  encode: (chunk: RowChunk<R>) => Buffer,
   firstChunkNo = 0,
-): AsyncGenerator<EncodedChunk, void, undefined> {
+): AsyncGenerator<EncodedChunk<R>, void, undefined> {
   let chunkNo = firstChunkNo;
   for await (const chunk of chunks) {
     // Number tentatively: a chunk that fits (nearly always) keeps this encoding.
@@ -31,12 +37,12 @@ export async function* sizedChunks(
   }
 }
 
-function* cut(
-  chunk: RowChunk,
+function* cut<R extends SliceableRows<R>>(
+  chunk: RowChunk<R>,
   value: Buffer,
   maxBytes: number,
-  encode: (chunk: RowChunk) => Buffer,
-): Generator<EncodedChunk> {
+  encode: (chunk: RowChunk<R>) => Buffer,
+): Generator<EncodedChunk<R>> {
   if (chunk.rows.length <= 1 || value.length <= maxBytes) {
     yield { chunk, value };
     return;

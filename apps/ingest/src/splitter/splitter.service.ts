@@ -9,7 +9,7 @@ import {
   JOB_QUEUE,
   ROW_BUS,
   encodeMessage,
-  readChunks,
+  readChunksInto,
   type BlobStore,
   type JobQueue,
   type OutgoingMessage,
@@ -23,6 +23,8 @@ import type { BatchJobError, BatchType } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { JobFinisher } from '../assembler/job-finisher';
+import { chunkMessage } from './chunk-message';
+import { JsonRowsCollector } from './json-rows';
 import { sizedChunks } from './sized-chunks';
 
 /** Payload of an `ingest` queue job. */
@@ -40,7 +42,7 @@ export const SPLIT_ATTEMPTS = 5;
 
 /**
  * The splitter: takes a job from queue `ingest`, marks it processing, streams its upload
- * through fast-csv and publishes numbered chunks to `verity.batch.chunks` (chunk n on
+ * through the input reader (the one the upload was checked with) and publishes numbered chunks to `verity.batch.chunks` (chunk n on
  * partition n mod P, so one large job keeps every scorer busy), then tells the assembler on
  * `verity.batch.progress` how many chunks there are. A re-run publishes identical chunks and
  * resumes from the split checkpoint (docs/batch.md, "Recovery").
@@ -89,7 +91,7 @@ export class SplitterService implements OnApplicationBootstrap {
       // A dependency outage is waited out here; the queue's attempts are for other failures.
       await this.outage.run(() => this.split(job.payload.jobId));
     } catch (error) {
-      // A file the chunk reader refuses will be refused on every try: fail now.
+      // A file the reader refuses (one that skipped the upload) is refused on every try: fail now.
       if (error instanceof VerityError && error.code === 'unprocessable') {
         await this.failJob(job.payload.jobId, `input file cannot be split: ${error.message}`, {
           code: 'unprocessable',
@@ -132,7 +134,7 @@ export class SplitterService implements OnApplicationBootstrap {
     if (!published) return 0;
     const { chunks, rows } = published;
     if (rows !== job.totalRows || chunks === 0) {
-      // The upload changed under us or the readers disagree: never assemble a wrong file.
+      // The upload changed under us: never assemble a wrong file.
       await this.failJob(jobId, `split found ${rows} rows, the upload counted ${job.totalRows}`, {
         code: 'internal_error',
         message:
@@ -182,9 +184,9 @@ export class SplitterService implements OnApplicationBootstrap {
     let chunks = start.chunks;
     let rows = start.rows;
     for await (const { chunk, value } of sizedChunks(
-      readChunks(source, chunkRows, start.rows),
+      readChunksInto(source, chunkRows, start.rows, new JsonRowsCollector()),
       MAX_CHUNK_BYTES,
-      (c) => encodeMessage({ v: 1, jobId, type, ...c }),
+      (c) => chunkMessage(jobId, type, c),
       start.chunks,
     )) {
       // A chunk the interrupted run published and a scorer already recorded is not re-sent.

@@ -50,7 +50,7 @@ describe('readChunks', () => {
     await assert.rejects(
       collect(fromString('a\nb,c\n'), 10),
       (err: unknown) =>
-        err instanceof VerityError && err.code === 'unprocessable' && /row 2/.test(err.message),
+        err instanceof VerityError && err.code === 'unprocessable' && /line 2/.test(err.message),
     );
   });
 

@@ -1,76 +1,109 @@
-import { Readable } from 'node:stream';
-import { parse } from 'fast-csv';
-import { VerityError } from '@verity/common';
-import { trimCell } from './csv.grammar';
+import type { Readable } from 'node:stream';
+import { DEFAULT_MAX_LINE_BYTES } from './csv.grammar';
+import { InputReader } from './input.reader';
 
 /** A run of consecutive rows of a batch input file. */
-export interface RowChunk {
+export interface RowChunk<R = string[]> {
   /** 0, 1, 2, ... in file order; the same file always gives the same numbering. */
   chunkNo: number;
-  /** 0-based index of `rows[0]` among all rows of the file (blank lines not counted). */
+  /** 0-based index of the chunk's first row among all rows of the file (blank lines not counted). */
   firstRow: number;
-  rows: string[];
+  rows: R;
 }
 
 /**
- * Reads an input file that passed the upload inspector and yields its rows in chunks of
- * `chunkRows` (the last chunk may be shorter). Same grammar as the inspector: BOM dropped,
- * blank lines skipped, values unquoted and trimmed of spaces/tabs. A row with more than one
- * column (a file that skipped the inspector) throws 422 unprocessable; errors of `readable`
- * are rethrown as they are. The source is consumed: stopping early destroys it.
- *
- * `fromRow` (a multiple of `chunkRows`) resumes a split: the rows before it are parsed but
- * not yielded, and chunks keep the numbering and boundaries of a read from the start.
+ * Gathers the values the reader hands out (see RowListener) into the rows of one chunk, in
+ * whatever form the consumer needs: strings, or bytes ready for a message.
  */
-export async function* readChunks(
+export interface RowCollector<R> {
+  /** Adds one value: bytes `start` … `end` of `bytes`, valid only during the call. */
+  add(bytes: Buffer, start: number, end: number): void;
+  /** The rows added since the last call. */
+  take(): R;
+}
+
+// The file passed these at upload; only the line length bounds the reader's memory here.
+const SPLIT_LIMITS = {
+  maxRows: Number.POSITIVE_INFINITY,
+  maxBytes: Number.POSITIVE_INFINITY,
+  maxLineBytes: DEFAULT_MAX_LINE_BYTES,
+};
+
+/**
+ * Reads an input file with the upload's reader (InputReader: the same grammar, the same errors)
+ * and yields its rows in chunks of `chunkRows` (the last chunk may be shorter), as strings.
+ */
+export function readChunks(
   readable: Readable,
   chunkRows: number,
   fromRow = 0,
 ): AsyncGenerator<RowChunk, void, undefined> {
+  return readChunksInto(readable, chunkRows, fromRow, new StringRows());
+}
+
+/**
+ * Like `readChunks`, with rows in the form `collector` builds. A file that breaks the upload
+ * rules (one that skipped the upload) throws the upload's VerityError; errors of `readable`
+ * are rethrown as they are. The source is consumed: stopping early destroys it.
+ *
+ * `fromRow` (a multiple of `chunkRows`) resumes a split: the rows before it are read but not
+ * collected, and chunks keep the numbering and boundaries of a read from the start.
+ */
+export async function* readChunksInto<R>(
+  readable: Readable,
+  chunkRows: number,
+  fromRow: number,
+  collector: RowCollector<R>,
+): AsyncGenerator<RowChunk<R>, void, undefined> {
   if (!Number.isInteger(chunkRows) || chunkRows < 1) {
     throw new RangeError(`chunkRows must be a positive integer, got ${chunkRows}`);
   }
   if (!Number.isInteger(fromRow) || fromRow < 0 || fromRow % chunkRows !== 0) {
     throw new RangeError(`fromRow must be a multiple of chunkRows, got ${fromRow}`);
   }
-  // fast-csv drops a leading BOM, accepts LF, CRLF and CR, and unescapes "" inside quotes.
-  // ignoreEmpty is left off: blankness is decided below with the grammar's own trim, so that
-  // `""` and whitespace-only lines are skipped exactly as the inspector skips them.
-  const parser = parse<string[], string[]>({ headers: false, ignoreEmpty: false });
-  // pipe() does not forward source errors; destroying the parser makes the loop throw them.
-  readable.once('error', (err) => parser.destroy(err));
-  readable.pipe(parser);
-
+  const ready: RowChunk<R>[] = [];
   let chunkNo = fromRow / chunkRows;
   let firstRow = fromRow;
   let skip = fromRow;
-  let rows: string[] = [];
-  let line = 0;
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      line++;
-      if (record.length > 1) {
-        throw new VerityError('unprocessable', `row ${line} has more than one column`);
-      }
-      const value = trimCell(record[0] ?? '');
-      if (value === '') continue;
-      if (skip > 0) {
-        skip--;
-        continue;
-      }
-      rows.push(value);
-      if (rows.length === chunkRows) {
-        yield { chunkNo, firstRow, rows };
-        chunkNo++;
-        firstRow += rows.length;
-        rows = [];
-      }
+  let rows = 0;
+  const reader = new InputReader(SPLIT_LIMITS, (bytes, start, end) => {
+    if (skip > 0) {
+      skip--;
+      return;
     }
+    collector.add(bytes, start, end);
+    if (++rows === chunkRows) {
+      ready.push({ chunkNo: chunkNo++, firstRow, rows: collector.take() });
+      firstRow += rows;
+      rows = 0;
+    }
+  });
+  try {
+    // One stream layer: the source's buffers go straight to the reader.
+    for await (const data of readable as AsyncIterable<Buffer | string>) {
+      reader.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      for (const chunk of ready) yield chunk;
+      ready.length = 0;
+    }
+    reader.finish();
   } finally {
     // A consumer that stops early (break, error) must not leave the source open.
-    readable.unpipe(parser);
-    parser.destroy();
     if (!readable.readableEnded) readable.destroy();
   }
-  if (rows.length > 0) yield { chunkNo, firstRow, rows };
+  for (const chunk of ready) yield chunk;
+  if (rows > 0) yield { chunkNo, firstRow, rows: collector.take() };
+}
+
+class StringRows implements RowCollector<string[]> {
+  private rows: string[] = [];
+
+  add(bytes: Buffer, start: number, end: number): void {
+    this.rows.push(bytes.toString('utf8', start, end));
+  }
+
+  take(): string[] {
+    const rows = this.rows;
+    this.rows = [];
+    return rows;
+  }
 }

@@ -1,11 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { UploadScanner } from './upload.scanner';
+import { InputReader } from './input.reader';
 import { readChunks } from './chunk.reader';
 
-// The inspector (byte scanner, at upload) and the reader (fast-csv, in the splitter) must see
-// the same rows, or a job would be charged for a row count its output does not have.
+// The upload counts rows with the reader's counting path (no values, fast path), the splitter
+// reads them with its extracting path through readChunks (values kept as ranges of the read
+// buffers, copied when they cross one). All must see the same rows, or a job would be charged
+// for a row count its output does not have.
 const CORPUS: Record<string, string> = {
   'plain LF': 'a@x.io\nb@x.io\n',
   BOM: '\ufeffa@x.io\nb@x.io\n',
@@ -34,14 +36,16 @@ const CORPUS: Record<string, string> = {
 function inspectorValues(bytes: Buffer, size: number): { rows: number; values: string[] } {
   const limits = { maxRows: 1000, maxBytes: 1 << 20 };
   const values: string[] = [];
-  const extracting = new UploadScanner(limits, (v) => values.push(v));
-  const counting = new UploadScanner(limits); // the API's path, without value extraction
+  const extracting = new InputReader(limits, (b, start, end) =>
+    values.push(b.toString('utf8', start, end)),
+  );
+  const counting = new InputReader(limits); // the API's path, without value extraction
   for (let i = 0; i < bytes.length; i += size) {
     extracting.write(bytes.subarray(i, i + size));
     counting.write(bytes.subarray(i, i + size));
   }
   const rows = extracting.end();
-  assert.equal(counting.end(), rows, 'counting and extracting scanners agree');
+  assert.equal(counting.end(), rows, 'counting and extracting paths agree');
   return { rows, values };
 }
 
@@ -53,7 +57,7 @@ async function readerValues(bytes: Buffer, size: number): Promise<string[]> {
   return values;
 }
 
-describe('inspector and reader agree', () => {
+describe('upload count and split read agree', () => {
   for (const [name, text] of Object.entries(CORPUS)) {
     it(name, async () => {
       const bytes = Buffer.from(text, 'utf8');

@@ -1,7 +1,7 @@
-export { DEFAULT_MAX_LINE_BYTES, trimCell, type UploadLimits } from './csv.grammar';
-export { UploadScanner, type RowListener } from './upload.scanner';
+export { DEFAULT_MAX_LINE_BYTES, type UploadLimits } from './csv.grammar';
+export { InputReader, type RowListener } from './input.reader';
 export { UploadInspector, inspectUpload, type InspectionResult } from './upload.inspector';
-export { readChunks, type RowChunk } from './chunk.reader';
+export { readChunks, readChunksInto, type RowChunk, type RowCollector } from './chunk.reader';
 export { encodeCell, encodeLine, neutralizeFormula, type CellValue } from './csv.cell';
 export {
   csvHeader,

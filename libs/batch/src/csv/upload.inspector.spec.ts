@@ -4,20 +4,22 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { VerityError, type ErrorCode } from '@verity/common';
 import { UploadInspector, inspectUpload } from './upload.inspector';
-import { UploadScanner } from './upload.scanner';
+import { InputReader } from './input.reader';
 import type { UploadLimits } from './csv.grammar';
 
 const LIMITS: UploadLimits = { maxRows: 1000, maxBytes: 1 << 20 };
 
 /**
  * Scans `data` split into chunks of `size` bytes and returns the extracted values. A second
- * scanner without a listener (the fast path the API uses) must count the same rows.
+ * reader without a listener (the fast path the API uses) must count the same rows.
  */
 function scan(data: Buffer | string, size = 1 << 16, limits = LIMITS): string[] {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const values: string[] = [];
-  const extracting = new UploadScanner(limits, (v) => values.push(v));
-  const counting = new UploadScanner(limits);
+  const extracting = new InputReader(limits, (b, start, end) =>
+    values.push(b.toString('utf8', start, end)),
+  );
+  const counting = new InputReader(limits);
   for (let i = 0; i < buf.length; i += size) {
     extracting.write(buf.subarray(i, i + size));
     counting.write(buf.subarray(i, i + size));
@@ -30,9 +32,9 @@ function scan(data: Buffer | string, size = 1 << 16, limits = LIMITS): string[] 
 
 /** Scans without extracting values: the API's path. */
 function count(buf: Buffer, size: number, limits: UploadLimits): number {
-  const scanner = new UploadScanner(limits);
-  for (let i = 0; i < buf.length; i += size) scanner.write(buf.subarray(i, i + size));
-  return scanner.end();
+  const reader = new InputReader(limits);
+  for (let i = 0; i < buf.length; i += size) reader.write(buf.subarray(i, i + size));
+  return reader.end();
 }
 
 /** Asserts that scanning fails with `code` and a message matching `message`, whatever the chunking. */
@@ -46,7 +48,7 @@ function rejects(data: Buffer | string, code: ErrorCode, message: RegExp, limits
   }
 }
 
-describe('UploadScanner', () => {
+describe('InputReader', () => {
   it('reads one value per line with LF, CRLF and CR line ends', () => {
     for (const size of [1, 3, 1 << 16]) {
       assert.deepEqual(scan('a@x.io\r\nb@x.io\nc@x.io\rd@x.io\n', size), [

@@ -2,7 +2,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Writable, type Readable } from 'node:stream';
 import type { UploadLimits } from './csv.grammar';
-import { UploadScanner, type RowListener } from './upload.scanner';
+import { InputReader, type RowListener } from './input.reader';
 
 /**
  * Pass-through stream for `upload → inspector → blob store`: bytes go through unchanged while
@@ -10,26 +10,26 @@ import { UploadScanner, type RowListener } from './upload.scanner';
  * VerityError (413 payload_too_large or 422 unprocessable); `rows` is final after 'finish'.
  */
 export class UploadInspector extends Transform {
-  private readonly scanner: UploadScanner;
+  private readonly reader: InputReader;
 
   constructor(limits: UploadLimits, onRow?: RowListener) {
     super();
-    this.scanner = new UploadScanner(limits, onRow);
+    this.reader = new InputReader(limits, onRow);
   }
 
   /** Rows counted so far; the file's row count once the stream has finished. */
   get rows(): number {
-    return this.scanner.rows;
+    return this.reader.rows;
   }
 
   /** Bytes passed through so far. */
   get bytes(): number {
-    return this.scanner.totalBytes;
+    return this.reader.totalBytes;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     try {
-      this.scanner.write(chunk);
+      this.reader.write(chunk);
     } catch (err) {
       callback(err as Error);
       return;
@@ -39,7 +39,7 @@ export class UploadInspector extends Transform {
 
   override _flush(callback: TransformCallback): void {
     try {
-      this.scanner.end();
+      this.reader.end();
     } catch (err) {
       callback(err as Error);
       return;

@@ -1,10 +1,12 @@
 import { VerityError } from '@verity/common';
 import { DEFAULT_MAX_LINE_BYTES, type UploadLimits } from './csv.grammar';
 
-// A byte-level state machine that validates UTF-8 and the single-column CSV grammar in one
-// pass, with O(1) state whatever the file size. It never decodes text on the hot path: every
-// structural character of the grammar is ASCII, and in UTF-8 no byte of a multi-byte
-// character is below 0x80 (RFC 3629 §3), so a non-ASCII byte is always plain content.
+// The one reader of the batch input format, used at upload (to accept or refuse the file) and
+// by the splitter (to cut it into chunks). A byte-level state machine that validates UTF-8 and
+// the single-column CSV grammar in one pass, with O(1) state whatever the file size. It never
+// decodes text: every structural character of the grammar is ASCII, and in UTF-8 no byte of a
+// multi-byte character is below 0x80 (RFC 3629 §3), so a non-ASCII byte is always plain
+// content. Values are handed out as byte ranges, mostly of the caller's own buffer.
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -23,14 +25,19 @@ const AFTER_QUOTED = 4; // after the closing quote: only spaces/tabs may follow
 // The UTF-8 byte order mark; dropped when it opens the file (and only then).
 const BOM = [0xef, 0xbb, 0xbf];
 
-/** Called for each row, in order, when the scanner is asked to extract values (tests, tools). */
-export type RowListener = (value: string, rowIndex: number, line: number) => void;
+/**
+ * Called for each row, in order, with its value: bytes `start` … `end` of `bytes` (UTF-8, quotes
+ * removed, `""` unescaped, padding trimmed; never empty). `bytes` is the buffer given to
+ * `write` or the reader's own; it is only valid during the call.
+ */
+export type RowListener = (bytes: Buffer, start: number, end: number) => void;
 
 /**
- * Validates a batch upload incrementally: feed bytes with `write`, then call `end`. Throws a
- * VerityError at the first problem: 413 payload_too_large or 422 unprocessable.
+ * Reads a batch input file incrementally: feed bytes with `write`, then call `end`. Throws a
+ * VerityError at the first problem: 413 payload_too_large or 422 unprocessable. Without a
+ * listener it only validates and counts (the upload path).
  */
-export class UploadScanner {
+export class InputReader {
   private readonly maxRows: number;
   private readonly maxBytes: number;
   private readonly maxLineBytes: number;
@@ -49,10 +56,13 @@ export class UploadScanner {
   private hi = 0xbf;
   private seqStart = 0;
   private bomBytes = 0; // 1 or 2 when the current sequence so far is EF or EF BB
-  // Value extraction, only when a listener is given (bounded by maxLineBytes).
+  // Value extraction, only when a listener is given. A value is a range of the chunk being
+  // read (start … end, -1 while none) until it crosses a chunk or holds an escaped quote; then
+  // it is copied to `value` (bounded by maxLineBytes) and continues there ("spilled").
   private readonly value: Buffer | null;
   private valueLen = 0;
   private trimmedLen = 0;
+  private spilled = false;
 
   constructor(
     limits: UploadLimits,
@@ -74,8 +84,8 @@ export class UploadScanner {
     return this.bytes;
   }
 
-  /** Scans one chunk; throws a VerityError at the first violation. */
-  write(chunk: Uint8Array): void {
+  /** Reads one chunk; throws a VerityError at the first violation. */
+  write(chunk: Buffer): void {
     const base = this.bytes;
     if (base + chunk.length > this.maxBytes) {
       throw new VerityError(
@@ -89,7 +99,7 @@ export class UploadScanner {
   }
 
   // `base` is the file offset of chunk[0], for error messages.
-  private scan(chunk: Uint8Array, from: number, base: number): void {
+  private scan(chunk: Buffer, from: number, base: number): void {
     let i = from;
     const n = chunk.length;
     // Hot loop: state lives in locals and is written back once per chunk.
@@ -102,21 +112,26 @@ export class UploadScanner {
     let prevCR = this.prevCR;
     const maxLine = this.maxLineBytes;
     const collect = this.value !== null;
+    // An unquoted value not spilled: chunk[start] is its first byte, chunk[end - 1] its last
+    // one that is not padding.
+    let start = -1;
+    let end = -1;
     try {
       for (; i < n; i++) {
         let b = chunk[i];
-        if (state === UNQUOTED && !collect) {
+        if (state === UNQUOTED && need === 0) {
           // Fast path for the bulk of a file: plain ASCII inside an unquoted value needs no
           // state change beyond the line length (hasContent is already true in this state).
-          const start = i;
-          while (b < 0x80 && b !== COMMA && b !== LF && b !== CR && need === 0) {
+          const run = i;
+          while (b < 0x80 && b !== COMMA && b !== LF && b !== CR) {
             if (++i === n) break;
             b = chunk[i];
           }
-          if (i > start) {
+          if (i > run) {
             prevCR = false;
-            lineBytes += i - start;
+            lineBytes += i - run;
             if (lineBytes > maxLine) throw this.lineTooLong(maxLine);
+            if (collect) end = this.extend(chunk, run, i, end);
             if (i === n) break;
           }
         }
@@ -153,17 +168,18 @@ export class UploadScanner {
           prevCR = b === CR;
           this.state = state;
           this.hasContent = hasContent;
-          this.endLine();
+          this.endLine(chunk, start, end);
           state = LEAD;
           hasContent = false;
           lineBytes = 0;
+          start = -1;
           continue;
         }
         prevCR = false;
         if (++lineBytes > maxLine) throw this.lineTooLong(maxLine);
         if (state === UNQUOTED) {
           if (b === COMMA) throw this.columnsError();
-          if (collect) this.push(b);
+          if (collect) end = this.extend(chunk, i, i + 1, end);
         } else if (state === QUOTED) {
           if (b === QUOTE) {
             state = QUOTE_SEEN;
@@ -176,10 +192,13 @@ export class UploadScanner {
           if (b === COMMA) throw this.columnsError();
           if (b === QUOTE) {
             state = QUOTED;
+            // Quoted values are rare and may hold "": they are always copied.
+            this.spilled = collect;
           } else {
             state = UNQUOTED;
             hasContent = true;
-            if (collect) this.push(b);
+            start = i;
+            end = i + 1;
           }
         } else if (state === QUOTE_SEEN) {
           if (b === QUOTE) {
@@ -198,6 +217,8 @@ export class UploadScanner {
           if (b !== SPACE && b !== TAB) throw this.afterQuoteError();
         }
       }
+      // An unquoted value that goes on in the next chunk is copied before `chunk` is let go.
+      if (collect && state === UNQUOTED && !this.spilled) this.spill(chunk, start, end, n);
     } finally {
       this.state = state;
       this.need = need;
@@ -209,14 +230,39 @@ export class UploadScanner {
     }
   }
 
+  // Adds chunk[from … to) to the current unquoted value; returns the new end of its range.
+  private extend(chunk: Buffer, from: number, to: number, end: number): number {
+    if (this.spilled) {
+      for (let k = from; k < to; k++) this.push(chunk[k]);
+      return end;
+    }
+    let k = to;
+    while (k > from && (chunk[k - 1] === SPACE || chunk[k - 1] === TAB)) k--;
+    return k > from ? k : end;
+  }
+
+  private spill(chunk: Buffer, start: number, end: number, n: number): void {
+    const value = this.value as Buffer;
+    chunk.copy(value, 0, start, n);
+    this.valueLen = n - start;
+    this.trimmedLen = end - start;
+    this.spilled = true;
+  }
+
   /** Finishes the file: a last line without newline counts; zero rows → 422. */
   end(): number {
+    this.finish();
+    if (this.rowCount === 0) throw new VerityError('unprocessable', 'file is empty');
+    return this.rowCount;
+  }
+
+  /** Finishes the file like `end`, but a file without rows is not an error (the split). */
+  finish(): number {
     if (this.need > 0 || (!this.bomSettled && this.bomMatched > 0)) {
       // A truncated sequence at the end, or a file that is only the start of a BOM.
       throw this.utf8Error(this.seqStart);
     }
-    this.endLine();
-    if (this.rowCount === 0) throw new VerityError('unprocessable', 'file is empty');
+    this.endLine(null, -1, -1);
     return this.rowCount;
   }
 
@@ -240,8 +286,9 @@ export class UploadScanner {
     return i;
   }
 
-  // U+FEFF after the start of the file is refused: fast-csv drops it when it happens to open
-  // a read chunk, so the splitter could not see the same value on every run.
+  // U+FEFF after the start of the file is refused: it is invisible, has no place in an email,
+  // phone or IP, and a reader that drops it (as fast-csv does when it opens a read chunk)
+  // would not see the same value on every run.
   private checkInnerBom(b: number): void {
     if (this.bomBytes === 1 && b === 0xbb) {
       this.bomBytes = 2;
@@ -265,7 +312,8 @@ export class UploadScanner {
     if (b !== SPACE && b !== TAB) this.trimmedLen = this.valueLen;
   }
 
-  private endLine(): void {
+  // Ends a physical line; an unspilled value is chunk[start … end).
+  private endLine(chunk: Buffer | null, start: number, end: number): void {
     if (this.state === QUOTED) {
       throw new VerityError(
         'unprocessable',
@@ -277,10 +325,12 @@ export class UploadScanner {
       if (this.rowCount > this.maxRows) {
         throw new VerityError('unprocessable', `file has more than ${this.maxRows} rows`);
       }
-      if (this.onRow && this.value) {
-        this.onRow(this.value.toString('utf8', 0, this.trimmedLen), this.rowCount - 1, this.line);
+      if (this.onRow) {
+        if (this.spilled || chunk === null) this.onRow(this.value as Buffer, 0, this.trimmedLen);
+        else this.onRow(chunk, start, end);
       }
     }
+    this.spilled = false;
     this.valueLen = 0;
     this.trimmedLen = 0;
     this.hasContent = false;

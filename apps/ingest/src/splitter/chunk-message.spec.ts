@@ -1,0 +1,108 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import {
+  decodeChunk,
+  encodeMessage,
+  readChunks,
+  readChunksInto,
+  type RowChunk,
+} from '@verity/batch';
+import { chunkMessage } from './chunk-message';
+import { JsonRows, JsonRowsCollector } from './json-rows';
+import { sizedChunks } from './sized-chunks';
+
+const JOB = '6f1c2b8e-0d7a-4b5e-9f00-1a2b3c4d5e6f';
+
+// Values JSON.stringify writes as they are, and values it escapes (quote, backslash, tab and
+// other controls inside a value), plus non-ASCII that it must leave alone (U+2028, emoji).
+const FILE = [
+  'a@x.io',
+  '"say ""hi""@x.io"',
+  'back\\slash@x.io',
+  'tab\tinside@x.io',
+  'bell\u0007@x.io',
+  '\u{1F600}@m\u00fcnchen.de',
+  'line\u2028sep@x.io',
+  '  padded@x.io\t',
+  '"quoted, comma"',
+  '+14155552671',
+  '',
+  '2001:db8::1',
+].join('\r\n');
+
+function parts(bytes: Buffer, size: number): Readable {
+  const out: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return Readable.from(out);
+}
+
+async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe('chunkMessage', () => {
+  it('writes the bytes encodeMessage writes for the same rows, whatever the read size', async () => {
+    const bytes = Buffer.from(FILE, 'utf8');
+    const expected = (await all(readChunks(parts(bytes, bytes.length), 4))).map((c) =>
+      encodeMessage({ v: 1, jobId: JOB, type: 'email', ...c }),
+    );
+    assert.equal(expected.length, 3);
+    for (const size of [1, 2, 3, 7, bytes.length]) {
+      const chunks = await all(readChunksInto(parts(bytes, size), 4, 0, new JsonRowsCollector()));
+      assert.deepEqual(
+        chunks.map((c) => chunkMessage(JOB, 'email', c)),
+        expected,
+        `read size ${size}`,
+      );
+    }
+    const decoded = decodeChunk(expected[0]);
+    assert.deepEqual(decoded?.rows, [
+      'a@x.io',
+      'say "hi"@x.io',
+      'back\\slash@x.io',
+      'tab\tinside@x.io',
+    ]);
+  });
+
+  it('halves a chunk into the messages of the halved string rows', async () => {
+    const rows = Array.from(
+      { length: 9 },
+      (_, i) => `${i}${i % 3 === 0 ? '"' : ''}${'x'.repeat(40)}`,
+    );
+    const text = rows.map((r) => (r.includes('"') ? `"${r.replace(/"/g, '""')}"` : r)).join('\n');
+    const encode = (c: RowChunk) => encodeMessage({ v: 1, jobId: JOB, type: 'email', ...c });
+    const strings = await all(
+      sizedChunks(readChunks(Readable.from([Buffer.from(text)]), 9), 200, encode),
+    );
+    const json = await all(
+      sizedChunks(
+        readChunksInto(Readable.from([Buffer.from(text)]), 9, 0, new JsonRowsCollector()),
+        200,
+        (c) => chunkMessage(JOB, 'email', c),
+      ),
+    );
+    assert.ok(strings.length > 2);
+    assert.deepEqual(
+      json.map((p) => p.value),
+      strings.map((p) => p.value),
+    );
+  });
+
+  it('slices like an array', () => {
+    const collector = new JsonRowsCollector();
+    for (const v of ['a', 'b"c', 'd']) {
+      const b = Buffer.from(v);
+      collector.add(b, 0, b.length);
+    }
+    const rows: JsonRows = collector.take();
+    const text = (r: JsonRows) => JSON.parse(`[${r.json.toString('utf8')}]`) as string[];
+    assert.deepEqual(text(rows), ['a', 'b"c', 'd']);
+    assert.deepEqual(text(rows.slice(1)), ['b"c', 'd']);
+    assert.deepEqual(text(rows.slice(0, 2)), ['a', 'b"c']);
+    assert.deepEqual(text(rows.slice(2, 2)), []);
+    assert.equal(collector.take().length, 0);
+  });
+});

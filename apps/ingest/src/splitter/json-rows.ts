@@ -1,0 +1,89 @@
+import type { RowCollector } from '@verity/batch';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+
+/**
+ * The rows of a chunk as the elements of a JSON array of strings, without the brackets, byte
+ * for byte as JSON.stringify writes them; `starts` holds where each row begins, so a chunk can
+ * be halved without re-encoding.
+ */
+export class JsonRows {
+  constructor(
+    readonly json: Buffer,
+    private readonly starts: readonly number[],
+  ) {}
+
+  get length(): number {
+    return this.starts.length;
+  }
+
+  /** Rows `from` … `to` (exclusive), like Array.prototype.slice with non-negative bounds. */
+  slice(from = 0, to = this.length): JsonRows {
+    const end = Math.min(to, this.length);
+    if (from >= end) return new JsonRows(Buffer.alloc(0), []);
+    const base = this.starts[from];
+    // A row is followed by a comma unless it is the last one.
+    const stop = end < this.length ? this.starts[end] - 1 : this.json.length;
+    return new JsonRows(
+      this.json.subarray(base, stop),
+      this.starts.slice(from, end).map((s) => s - base),
+    );
+  }
+}
+
+/**
+ * Encodes values straight from the reader's bytes: a value without `"`, `\` or a control
+ * character (nearly all of them) is its own JSON string body, copied between two quotes;
+ * any other value goes through JSON.stringify. The input is valid UTF-8 (the reader checked),
+ * and JSON.stringify escapes nothing else in it, so the bytes are the same either way.
+ */
+export class JsonRowsCollector implements RowCollector<JsonRows> {
+  private buf = Buffer.allocUnsafe(1 << 18);
+  private len = 0;
+  private starts: number[] = [];
+
+  add(bytes: Buffer, start: number, end: number): void {
+    // Worst case of the copy: quotes and a comma around the value.
+    this.reserve(end - start + 3);
+    const buf = this.buf;
+    let pos = this.len;
+    if (this.starts.length > 0) buf[pos++] = COMMA;
+    const rowStart = pos;
+    buf[pos++] = QUOTE;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i];
+      if (b < 0x20 || b === QUOTE || b === BACKSLASH) {
+        this.addEscaped(bytes.toString('utf8', start, end), rowStart);
+        return;
+      }
+      buf[pos++] = b;
+    }
+    buf[pos++] = QUOTE;
+    this.len = pos;
+    this.starts.push(rowStart);
+  }
+
+  take(): JsonRows {
+    const rows = new JsonRows(Buffer.from(this.buf.subarray(0, this.len)), this.starts);
+    this.len = 0;
+    this.starts = [];
+    return rows;
+  }
+
+  private addEscaped(value: string, rowStart: number): void {
+    const json = JSON.stringify(value);
+    this.reserve(rowStart - this.len + Buffer.byteLength(json, 'utf8'));
+    if (this.starts.length > 0) this.buf[rowStart - 1] = COMMA; // reserve keeps only len bytes
+    this.len = rowStart + this.buf.write(json, rowStart, 'utf8');
+    this.starts.push(rowStart);
+  }
+
+  private reserve(bytes: number): void {
+    if (this.len + bytes <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + bytes));
+    this.buf.copy(grown, 0, 0, this.len);
+    this.buf = grown;
+  }
+}
