@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     `capacity plan for ${int(rowsPerSecond)} rows/s of one kind at a time\n` +
       `figures: ${values.figures}\n` +
       `  measured ${figures.measuredAt}, scale ${figures.scale}, ${figures.host.cpus} cores, node ${figures.host.node}\n` +
-      `each replica planned at ${Math.round(options.utilisation * 100)} % of one core, at least 2 per deployable; ` +
+      `each replica planned at ${Math.round(options.utilisation * 100)} % of one core, at least 1 scorer and 2 ingest (deploy/k8s); ` +
       `BATCH_SCORER_CONCURRENCY=${options.scorerConcurrency}, BATCH_CHUNK_ROWS=${options.chunkRows}\n`,
   );
   const width = Math.max(...ROWS.map(([label]) => label.length)) + 2;

@@ -36,9 +36,9 @@ describe('planReplicas', () => {
     );
   });
 
-  it('keeps two replicas of each deployable however small the load', () => {
+  it('keeps the manifests’ floor however small the load: one scorer, two ingest', () => {
     const p = planReplicas(email, 1);
-    assert.equal(p.scorer.replicas, 2);
+    assert.equal(p.scorer.replicas, 1);
     assert.equal(p.ingest.replicas, 2);
   });
 

@@ -41,8 +41,11 @@ export interface ReplicaPlan {
 }
 
 const MILLION = 1_000_000;
-/** Replicas of a deployable that must survive one pod's loss without stopping. */
-const MIN_REPLICAS = 2;
+/**
+ * Fewest replicas, as in deploy/k8s: ingest runs two so a lost pod never stops splits and
+ * assembly; scorers scale from one on Kafka lag (KEDA).
+ */
+const MIN_REPLICAS = { scorer: 1, ingest: 2 } as const;
 
 export function planReplicas(
   figures: KindFigures,
@@ -56,9 +59,9 @@ export function planReplicas(
   const cpu = figures.cpuSecondsPerMillionRows;
   const cores = (cpuPerMillion: number) => (rowsPerSecond * cpuPerMillion) / MILLION;
   // A Node.js process scores on one event loop: one replica is at most one core.
-  const replicasFor = (c: number) => Math.max(MIN_REPLICAS, Math.ceil(c / options.utilisation));
+  const replicasFor = (c: number, min: number) => Math.max(min, Math.ceil(c / options.utilisation));
 
-  const scorerReplicas = replicasFor(cores(cpu.scorersTotal));
+  const scorerReplicas = replicasFor(cores(cpu.scorersTotal), MIN_REPLICAS.scorer);
   // Every scorer busy needs replicas × concurrency partitions; twice that lets the replicas
   // double before the topic must grow.
   const partitions = 2 * scorerReplicas * options.scorerConcurrency;
@@ -68,7 +71,7 @@ export function planReplicas(
     scorer: { cores: cores(cpu.scorersTotal), replicas: scorerReplicas },
     ingest: {
       cores: cores(cpu.ingest),
-      replicas: replicasFor(cores(cpu.ingest)),
+      replicas: replicasFor(cores(cpu.ingest), MIN_REPLICAS.ingest),
       // One job is split by one process and assembled by one process: at most one core each.
       perJobCeilingRowsPerSecond: cpu.ingest > 0 ? MILLION / cpu.ingest : Infinity,
     },
