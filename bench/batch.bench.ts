@@ -299,6 +299,10 @@ async function distributed(
       await sleep(3_000);
     };
 
+    // Warm-up (not counted): the first job pays every process's JIT compilation and pool
+    // growth, which would otherwise be charged to the 1-scorer run of the comparison.
+    console.log('  warm-up:');
+    await measure('email', 1);
     const scaling: Record<string, JobCost> = {};
     scaling['1'] = (await measure('email', 1)).cost;
     const phoneOne = await measure('phone', 1);

@@ -40,7 +40,7 @@ describe('LruTtlCache', () => {
     now = 50;
     cache.set('a', 10, 100); // a: expires at 150, most recent
     assert.equal(cache.size, 2);
-    cache.set('c', 3, 100); // evicts b, the least recent
+    cache.set('c', 3, 1_000); // evicts b, the least recent
     assert.equal(cache.get('b'), undefined);
     now = 120;
     assert.equal(cache.get('a'), 10);
