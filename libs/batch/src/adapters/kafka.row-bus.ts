@@ -162,12 +162,8 @@ export class KafkaRowBus implements RowBus {
     this.timing = {
       sessionTimeoutMs: options.sessionTimeoutMs ?? 10_000,
       rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 30_000,
-      // An idle consumer costs one fetch per maxWaitTime and one heartbeat per interval: 3 s
-      // each keeps an idle worker under 0.5 % of a core (issue 14) while a chunk still arrives
-      // at once (the broker answers a waiting fetch as soon as data comes) and the session
-      // (10 s) still spans three heartbeats. A new member waits up to 3 s longer to join.
-      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 3_000,
-      maxWaitTimeMs: options.maxWaitTimeMs ?? 3_000,
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 1_000,
+      maxWaitTimeMs: options.maxWaitTimeMs ?? 1_000,
     };
   }
 
