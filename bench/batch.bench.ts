@@ -1,22 +1,33 @@
 // `npm run bench:batch`: upload → done wall time and rows/s of batch jobs (1M emails with DNS
 // answered by a loopback resolver, 200k phones, 1M IPs), embedded (`verity start`, one process)
-// and distributed (api + ingest + 2 scorers on Kafka, Bull/Redis, S3Proxy, PostgreSQL), against
+// and distributed (api + ingest + scorers on Kafka, Bull/Redis, S3Proxy, PostgreSQL), against
 // the engines' bare throughput measured in the same run on the same files; one vs two scorers
-// on the phone job; the API's peak RSS during a 100 MB upload.
+// on the phone job; the API's peak RSS during a 100 MB upload. Distributed mode also prints
+// what each process costs (issue 14): CPU-seconds per million rows of api, ingest, every scorer,
+// Kafka, S3Proxy, PostgreSQL and Redis (from /proc), S3 requests and bytes and SQL statements per
+// million rows (counted by bench-only proxies the processes connect through), the email job
+// with 1, 2 and 3 scorers, each deployable's idle CPU, and the targets met or not; the figures
+// go to bench/results/batch-latest.json for the capacity script.
 //
 // Environment: BENCH_SCALE (default 1; 0.1 for a quick run), BENCH_MODES (embedded,distributed),
-// BENCH_PROFILE=1 (--cpu-prof on every child; summaries printed), BENCH_KEEP=1 (keep the work dir).
+// BENCH_PROFILE=1 (--cpu-prof on every child; summaries printed), BENCH_KEEP=1 (keep the work dir),
+// BENCH_IDLE_SETTLE_S / BENCH_IDLE_WINDOW_S (idle measurement, default 10 / 20 s).
 // Distributed mode needs scripts/infra/up.sh and `source scripts/infra/env.sh`.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { LoopbackDnsServer } from '@verity/integrations';
 import { freePort } from '../test/distributed/process-harness';
 import { cleanDistributed } from './batch/cleanup';
 import { countResultLines, createAccount, postFile, runJob, type JobTiming } from './batch/client';
-import { cpuDelta, cpuSnapshot, infraPids } from './batch/cpu';
+import { costTable, resultsJson, targetLines, type JobCost, type Kind } from './batch/cost';
+import { cpuSnapshot, cpuUsed, describeCpu, servicePids } from './batch/cpu';
+import { idleCoreFraction } from './batch/idle';
+import { startPgCounter } from './batch/pg-counter';
+import { startS3Counter } from './batch/s3-counter';
 import { emailOfflineFloor, ipLookupFloor, phoneLibFloor } from './batch/floors';
 import { EMAIL_DOMAINS, emailRow, emailZone, ipRow, phoneRow, writeRows } from './batch/inputs';
 import {
@@ -39,7 +50,9 @@ const SIZES = {
   ip: Math.round(1_000_000 * scale),
   uploadBytes: Math.round(100 * 1024 * 1024 * scale),
 };
-type Kind = 'email' | 'phone' | 'ip';
+/** Where the figures go for the capacity script (the source tree's bench/results, not dist/). */
+const RESULTS_DIR = join(process.cwd(), 'bench', 'results');
+const loadAverageAtStart = loadavg()[0];
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const rate = (t: JobTiming) => t.rows / (t.totalMs / 1000);
 
@@ -76,7 +89,7 @@ async function generate(dir: string): Promise<Files> {
 }
 
 /** A fresh database on TEST_DATABASE_URL's server (default local), dropped by `drop`. */
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+async function createDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const admin = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `verity_bench_batch_${randomBytes(5).toString('hex')}`;
   const run = async (sql: string) => {
@@ -91,7 +104,11 @@ async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }>
   await run(`CREATE DATABASE ${name}`);
   const url = new URL(admin);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return {
+    name,
+    url: url.toString(),
+    drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
 }
 
 /** Runs the three jobs on `base`; checks every result has one line per row plus the header. */
@@ -107,7 +124,7 @@ async function runJobs(
   for (const kind of ['email', 'phone', 'ip'] as const) {
     const cpu0 = await cpuSnapshot(pids);
     const t = await runJob(base, apiKey, kind, files[kind], 1_800_000);
-    const cpu = cpuDelta(cpu0, await cpuSnapshot(pids));
+    const cpu = describeCpu(cpuUsed(cpu0, await cpuSnapshot(pids)));
     ids.push(t.id);
     const lines = await countResultLines(t.resultUrl);
     if (lines !== t.rows + 1)
@@ -171,8 +188,17 @@ async function embedded(files: Files, dns: string, work: string, profileDir?: st
 interface DistributedResult {
   jobs: Record<Kind, JobTiming>;
   phoneOneScorer: JobTiming;
+  /** The table's jobs (2 scorers). */
+  costs: Record<Kind, JobCost>;
+  /** The email job with 1, 2 and 3 scorers. */
+  scaling: Record<string, JobCost>;
+  idle: { api: number; ingest: number; scorer: number };
   rss: { before: number; peakPolled: number; hwm: number; hwmReset: boolean; uploadMs: number };
 }
+
+/** Seconds a fresh process gets to settle (JIT, group joins, first timers) before idle is read. */
+const IDLE_SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_S ?? '10') * 1000;
+const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_WINDOW_S ?? '20') * 1000;
 
 async function distributed(
   files: Files,
@@ -181,51 +207,116 @@ async function distributed(
   profileDir?: string,
 ): Promise<DistributedResult> {
   const db = await createDatabase();
+  // Bench-only counting proxies: the processes reach PostgreSQL and S3 through them.
+  const pg = await startPgCounter(db.url);
+  const s3 = await startS3Counter(process.env.S3_ENDPOINT ?? '');
   const home = join(work, 'home-distributed');
   await mkdir(home, { recursive: true });
   const namespace = `bench${randomBytes(4).toString('hex')}`;
   const apiPort = await freePort();
   const env = {
-    ...baseEnv(db.url, home, dns),
+    ...baseEnv(pg.url, home, dns),
     PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
     ROW_BUS: 'kafka',
     JOB_QUEUE: 'bull',
     BLOB_STORE: 's3',
+    S3_ENDPOINT: s3.endpoint,
     BATCH_NAMESPACE: namespace,
   };
   const procs: BenchProcess[] = [];
   const ids: string[] = [];
   try {
     const api = await startProcess('api', 'api', env, work, profileDir, apiPort);
-    procs.push(api);
-    procs.push(await startProcess('ingest', 'ingest', env, work, profileDir));
+    const ingest = await startProcess('ingest', 'ingest', env, work, profileDir);
     const scorerA = await startProcess('scorer', 'scorer-a', env, work, profileDir);
-    const scorerB = await startProcess('scorer', 'scorer-b', env, work, profileDir);
-    procs.push(scorerA, scorerB);
+    procs.push(api, ingest, scorerA);
     const base = `http://127.0.0.1:${api.port}`;
     const key = await createAccount(base, ADMIN_TOKEN, CREDITS);
-    const pids = {
-      api: api.pid,
-      ingest: procs[1].pid,
-      'scorer-a': scorerA.pid,
-      'scorer-b': scorerB.pid,
-      bench: process.pid,
-      ...(await infraPids(process.cwd())),
-    };
-    const jobs = await runJobs(base, key, files, ids, 'distributed (2 scorers)', pids);
 
-    // One scorer: the group rebalances onto scorer-a alone.
-    await scorerB.stop();
-    procs.splice(procs.indexOf(scorerB), 1);
-    delete (pids as Record<string, number>)['scorer-b'];
-    const cpu0 = await cpuSnapshot(pids);
-    const phoneOneScorer = await runJob(base, key, 'phone', files.phone, 1_800_000);
-    const cpu = cpuDelta(cpu0, await cpuSnapshot(pids));
-    ids.push(phoneOneScorer.id);
-    console.log(
-      `  distributed (1 scorer) phone: upload→done ${(phoneOneScorer.totalMs / 1000).toFixed(1)} s, ${fmt(rate(phoneOneScorer))} rows/s`,
+    // Idle: no job has run yet; the processes have joined their groups and opened their pools.
+    await sleep(IDLE_SETTLE_MS);
+    const idleRead = await idleCoreFraction(
+      { api: api.pid, ingest: ingest.pid, scorer: scorerA.pid },
+      IDLE_WINDOW_MS,
     );
-    console.log(`    cpu: ${cpu}`);
+    const idle = {
+      api: idleRead.api ?? 0,
+      ingest: idleRead.ingest ?? 0,
+      scorer: idleRead.scorer ?? 0,
+    };
+    console.log(
+      `  idle (${IDLE_WINDOW_MS / 1000} s window after ${IDLE_SETTLE_MS / 1000} s settling${profiling ? '; CPU profiler on, which costs more than idle itself: not the figure to judge' : ''}): ` +
+        Object.entries(idle)
+          .map(([k, v]) => `${k} ${(v * 100).toFixed(2)} % of a core`)
+          .join(', '),
+    );
+
+    const pids: Record<string, number> = {
+      api: api.pid,
+      ingest: ingest.pid,
+      'scorer-a': scorerA.pid,
+      bench: process.pid,
+      ...servicePids(process.env),
+    };
+    const measure = async (kind: Kind, scorers: number) => {
+      const label = `distributed (${scorers} scorer${scorers > 1 ? 's' : ''})`;
+      const cpu0 = await cpuSnapshot(pids, db.name);
+      const s30 = s3.counts();
+      const st0 = pg.statements();
+      const t = await runJob(base, key, kind, files[kind], 1_800_000);
+      const used = cpuUsed(cpu0, await cpuSnapshot(pids, db.name));
+      const s31 = s3.counts();
+      ids.push(t.id);
+      const lines = await countResultLines(t.resultUrl);
+      if (lines !== t.rows + 1)
+        throw new Error(`${label} ${kind}: result has ${lines} lines for ${t.rows} rows`);
+      const cost: JobCost = {
+        kind,
+        rows: t.rows,
+        scorers,
+        wallSeconds: t.totalMs / 1000,
+        cpu: used,
+        s3: {
+          requests: s31.requests - s30.requests,
+          bytesIn: s31.bytesIn - s30.bytesIn,
+          bytesOut: s31.bytesOut - s30.bytesOut,
+        },
+        statements: pg.statements() - st0,
+      };
+      console.log(
+        `  ${label} ${kind}: ${fmt(t.rows)} rows, upload ${(t.uploadMs / 1000).toFixed(1)} s, upload→done ${(t.totalMs / 1000).toFixed(1)} s (all rows scored at ${(t.scoredMs / 1000).toFixed(1)} s), ${fmt(rate(t))} rows/s`,
+      );
+      console.log(
+        `    cpu: ${describeCpu(used)}; S3 ${cost.s3.requests} requests, ${((cost.s3.bytesIn + cost.s3.bytesOut) / 1024 / 1024).toFixed(1)} MiB; ${cost.statements} SQL statements`,
+      );
+      return { t, cost };
+    };
+    const addScorer = async (name: string) => {
+      const p = await startProcess('scorer', name, env, work, profileDir);
+      procs.push(p);
+      pids[name] = p.pid;
+      // The new member has joined when /healthz answers; let the others' rebalance finish.
+      await sleep(3_000);
+    };
+
+    // Warm-up (not counted): the first job pays every process's JIT compilation and pool
+    // growth, which would otherwise be charged to the 1-scorer run of the comparison.
+    console.log('  warm-up:');
+    await measure('email', 1);
+    const scaling: Record<string, JobCost> = {};
+    scaling['1'] = (await measure('email', 1)).cost;
+    const phoneOne = await measure('phone', 1);
+    await addScorer('scorer-b');
+    const jobs = {} as Record<Kind, JobTiming>;
+    const costs = {} as Record<Kind, JobCost>;
+    for (const kind of ['email', 'phone', 'ip'] as const) {
+      const { t, cost } = await measure(kind, 2);
+      jobs[kind] = t;
+      costs[kind] = cost;
+    }
+    scaling['2'] = costs.email;
+    await addScorer('scorer-c');
+    scaling['3'] = (await measure('email', 3)).cost;
 
     // Peak RSS of the API during a big upload, with the workers stopped so the job stays queued.
     for (const p of procs.filter((p) => p !== api)) await p.stop();
@@ -241,11 +332,20 @@ async function distributed(
     console.log(
       `  api RSS during the upload: before ${before.toFixed(0)} MiB, peak (polled every 10 ms) ${peakPolled.toFixed(0)} MiB, VmHWM ${hwm.toFixed(0)} MiB${hwmReset ? ' (reset before the upload)' : ' (since process start)'}; upload took ${(uploadMs / 1000).toFixed(1)} s`,
     );
-    return { jobs, phoneOneScorer, rss: { before, peakPolled, hwm, hwmReset, uploadMs } };
+    return {
+      jobs,
+      phoneOneScorer: phoneOne.t,
+      costs,
+      scaling,
+      idle,
+      rss: { before, peakPolled, hwm, hwmReset, uploadMs },
+    };
   } finally {
     for (const p of procs) await p.stop();
     const notes = await cleanDistributed(namespace, env, ids);
     for (const n of notes) console.log(`  clean-up: ${n}`);
+    await pg.close();
+    await s3.close();
     await db.drop();
     await rm(home, { recursive: true, force: true });
   }
@@ -266,7 +366,9 @@ async function main(): Promise<void> {
   const dns = `${address.host}:${address.port}`;
   try {
     console.log(
-      `batch benchmark: scale ${scale} (BENCH_SCALE), modes ${modes.join('+')}, ${profiling ? 'CPU profiles on' : 'no profiling'}, node ${process.version}, work dir ${work}`,
+      `batch benchmark: scale ${scale} (BENCH_SCALE), modes ${modes.join('+')}, ${profiling ? 'CPU profiles on' : 'no profiling'}, node ${process.version}, ${cpus().length} cpus, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}, work dir ${work}`,
     );
     const files = await generate(work);
 
@@ -338,6 +440,16 @@ async function main(): Promise<void> {
       '\n' + rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ')).join('\n'),
     );
     if (dist) {
+      console.log(
+        `\nCPU-seconds per million rows by process (distributed, scale ${scale}; postgres = the bench database's backends; kafka, s3proxy, redis are shared with other users of this machine, so their figures include that traffic):\n` +
+          costTable([
+            ...Object.values(dist.costs),
+            ...(['1', '3'] as const).map((n) => dist.scaling[n]),
+          ]),
+      );
+      console.log('\n' + targetLines(dist.costs, dist.scaling, dist.idle).join('\n'));
+    }
+    if (dist) {
       const speedup = rate(dist.jobs.phone) / rate(dist.phoneOneScorer);
       console.log(
         `\nphone, 1 scorer: ${fmt(rate(dist.phoneOneScorer))} rows/s; 2 scorers: ${fmt(rate(dist.jobs.phone))} rows/s; speed-up ${speedup.toFixed(2)} (target >= 1.5: ${speedup >= 1.5 ? 'met' : 'MISSED'})`,
@@ -350,6 +462,21 @@ async function main(): Promise<void> {
     console.log(
       'floors: email = analyzeOffline loop (DNS excluded), phone = 2-core libphonenumber floor, ip = engine lookup loop',
     );
+    if (dist) {
+      const peak = Math.max(dist.rss.peakPolled, dist.rss.hwmReset ? dist.rss.hwm : 0);
+      const json = resultsJson({
+        scale,
+        cpus: cpus().length,
+        loadAverageAtStart,
+        table: dist.costs,
+        scaling: dist.scaling,
+        idle: dist.idle,
+        apiUploadPeakRssMiB: peak,
+      });
+      await mkdir(RESULTS_DIR, { recursive: true });
+      await writeFile(join(RESULTS_DIR, 'batch-latest.json'), JSON.stringify(json, null, 2) + '\n');
+      console.log(`wrote ${join(RESULTS_DIR, 'batch-latest.json')}`);
+    }
   } finally {
     await dnsServer.stop();
     if (process.env.BENCH_KEEP !== '1') await rm(work, { recursive: true, force: true });

@@ -20,6 +20,7 @@ import type {
   Subscription,
 } from '../ports/row-bus.port';
 import { kafkaLogCreator, kafkaLogLevel } from './kafka.log';
+import { installKafkaIdleFix } from './kafka.request-queue';
 import { deliverUntilHandled } from './redelivery';
 
 /** Connection and group-timing settings of {@link KafkaRowBus}. */
@@ -149,6 +150,7 @@ export class KafkaRowBus implements RowBus {
   >;
 
   constructor(options: KafkaRowBusOptions) {
+    installKafkaIdleFix(); // idle connections must not spin (kafka.request-queue.ts)
     const { logger } = options;
     this.kafka = new Kafka({
       clientId: options.clientId,

@@ -7,3 +7,33 @@ declare module 'kafkajs/src/protocol/error' {
     message: string;
   }[];
 }
+
+/** kafkajs's per-connection request queue (internal; patched by kafka.request-queue.ts). */
+declare module 'kafkajs/src/network/requestQueue' {
+  class RequestQueue {
+    constructor(options: {
+      maxInFlightRequests?: number | null;
+      requestTimeout: number;
+      enforceRequestTimeout: boolean;
+      clientId: string;
+      broker: string;
+      logger: unknown;
+    });
+    pending: unknown[];
+    inflight: Map<
+      number,
+      { sentAt: number | null; requestTimeout: number; timeoutRequest(): void }
+    >;
+    enforceRequestTimeout: boolean;
+    requestTimeout: number;
+    requestTimeoutIntervalId?: ReturnType<typeof setInterval>;
+    isConnected(): boolean;
+    throttledUntil: number;
+    throttleCheckTimeoutId: ReturnType<typeof setTimeout> | null;
+    checkPendingRequests(): void;
+    scheduleCheckPendingRequests(): void;
+    scheduleRequestTimeoutCheck(): void;
+    destroy(): void;
+  }
+  export = RequestQueue;
+}

@@ -1,0 +1,198 @@
+// Per-process cost of batch jobs, per million rows: the table, the target lines of issue 14,
+// and the JSON the capacity script reads (bench/results/batch-latest.json).
+import type { S3Counts } from './s3-counter';
+
+export type Kind = 'email' | 'phone' | 'ip';
+
+/** What one distributed job cost, measured from /proc and the counting proxies. */
+export interface JobCost {
+  kind: Kind;
+  rows: number;
+  scorers: number;
+  wallSeconds: number;
+  /** CPU-seconds by label: api, ingest, scorer-*, kafka, s3proxy, postgres, redis, bench. */
+  cpu: Map<string, number>;
+  s3: S3Counts;
+  statements: number;
+}
+
+const SERVICES = ['kafka', 's3proxy', 'postgres', 'redis'] as const;
+
+/** CPU-seconds per million rows by process, with the scorers' sum, Verity's own and the total. */
+export function perMillion(cost: JobCost): Record<string, number> {
+  const m = (s: number) => (s / cost.rows) * 1e6;
+  const get = (k: string) => m(cost.cpu.get(k) ?? 0);
+  const scorers = [...cost.cpu.keys()].filter((k) => k.startsWith('scorer')).sort();
+  const scorersTotal = scorers.reduce((n, k) => n + get(k), 0);
+  const own = get('api') + get('ingest') + scorersTotal;
+  const services = SERVICES.reduce((n, k) => n + get(k), 0);
+  return {
+    api: get('api'),
+    ingest: get('ingest'),
+    ...Object.fromEntries(scorers.map((k) => [k, get(k)])),
+    scorersTotal,
+    ...Object.fromEntries(SERVICES.map((k) => [k, get(k)])),
+    own,
+    total: own + services,
+    bench: get('bench'),
+  };
+}
+
+const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
+
+/** The per-process table: CPU-s per million rows, S3 and SQL traffic per million rows. */
+export function costTable(costs: readonly JobCost[]): string {
+  const rows: string[][] = [
+    [
+      'job',
+      'scorers',
+      'rows',
+      'api',
+      'ingest',
+      'each scorer',
+      'scorers',
+      'kafka',
+      's3proxy',
+      'postgres',
+      'redis',
+      'own',
+      'total',
+      'S3 req/M',
+      'S3 MiB/M',
+      'SQL stmt/M',
+    ],
+  ];
+  for (const c of costs) {
+    const p = perMillion(c);
+    const each = Object.keys(p)
+      .filter((k) => k.startsWith('scorer-'))
+      .map((k) => f1(p[k]))
+      .join('/');
+    const perM = (n: number) => (n / c.rows) * 1e6;
+    rows.push([
+      c.kind,
+      String(c.scorers),
+      c.rows.toLocaleString('en-US'),
+      f2(p.api),
+      f2(p.ingest),
+      each,
+      f2(p.scorersTotal),
+      f2(p.kafka),
+      f2(p.s3proxy),
+      f2(p.postgres),
+      f2(p.redis),
+      f2(p.own),
+      f2(p.total),
+      perM(c.s3.requests).toFixed(0),
+      f1(perM(c.s3.bytesIn + c.s3.bytesOut) / 1024 / 1024),
+      perM(c.statements).toFixed(0),
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ')).join('\n');
+}
+
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+
+/** The target lines of issue 14, each saying met / NOT MET. */
+export function targetLines(
+  table: Record<Kind, JobCost>,
+  scaling: Record<string, JobCost>,
+  idle: Record<string, number>,
+): string[] {
+  const lines: string[] = [];
+  const email = perMillion(table.email);
+  lines.push(
+    `ingest: ${f2(email.ingest)} CPU-s per million email rows (target <= 1.5: ${verdict(email.ingest <= 1.5)})`,
+  );
+  for (const kind of ['email', 'phone', 'ip'] as const) {
+    const p = perMillion(table[kind]);
+    const ratio = p.own / p.scorersTotal;
+    lines.push(
+      `${kind}: api + ingest + scorers = ${f2(p.own)} CPU-s/M = ${f2(ratio)} × the scorers' ${f2(p.scorersTotal)} (target <= 1.3: ${verdict(ratio <= 1.3)})`,
+    );
+  }
+  const one = scaling['1'];
+  const three = scaling['3'];
+  if (one && three) {
+    const t1 = perMillion(one);
+    const t3 = perMillion(three);
+    const r = t3.total / t1.total;
+    const own = t3.own / t1.own;
+    lines.push(
+      `${one.kind}, total with 3 scorers ${f2(t3.total)} vs 1 scorer ${f2(t1.total)} CPU-s/M: ${f2(r)} × (target within 5 %: ${verdict(Math.abs(r - 1) <= 0.05)}); Verity's own processes ${f2(t3.own)} vs ${f2(t1.own)}: ${f2(own)} ×`,
+    );
+  }
+  const idleText = Object.entries(idle)
+    .map(([k, v]) => `${k} ${(v * 100).toFixed(2)} %`)
+    .join(', ');
+  const idleOk = Object.values(idle).every((v) => v < 0.005);
+  lines.push(`idle, share of one core: ${idleText} (target < 0.5 % each: ${verdict(idleOk)})`);
+  return lines;
+}
+
+/** The JSON of bench/results/batch-latest.json (shape read by the capacity script). */
+export function resultsJson(options: {
+  scale: number;
+  cpus: number;
+  loadAverageAtStart: number;
+  table: Record<Kind, JobCost>;
+  scaling: Record<string, JobCost>;
+  idle: { api: number; ingest: number; scorer: number };
+  apiUploadPeakRssMiB?: number;
+}): unknown {
+  const kinds: Record<string, unknown> = {};
+  for (const [kind, c] of Object.entries(options.table)) {
+    const p = perMillion(c);
+    const perM = (n: number) => (n / c.rows) * 1e6;
+    kinds[kind] = {
+      rows: c.rows,
+      scorers: c.scorers,
+      wallSeconds: c.wallSeconds,
+      rowsPerSecond: c.rows / c.wallSeconds,
+      cpuSecondsPerMillionRows: {
+        api: p.api,
+        ingest: p.ingest,
+        scorersTotal: p.scorersTotal,
+        kafka: p.kafka,
+        s3proxy: p.s3proxy,
+        postgres: p.postgres,
+        redis: p.redis,
+        own: p.own,
+        total: p.total,
+      },
+      s3: {
+        requestsPerMillionRows: perM(c.s3.requests),
+        bytesPerMillionRows: perM(c.s3.bytesIn + c.s3.bytesOut),
+        uploadedBytesPerMillionRows: perM(c.s3.bytesIn),
+        downloadedBytesPerMillionRows: perM(c.s3.bytesOut),
+      },
+      postgresStatementsPerMillionRows: perM(c.statements),
+    };
+  }
+  const scalingKind = Object.values(options.scaling)[0]?.kind ?? 'email';
+  return {
+    measuredAt: new Date().toISOString(),
+    scale: options.scale,
+    host: {
+      cpus: options.cpus,
+      node: process.version,
+      loadAverageAtStart: options.loadAverageAtStart,
+    },
+    kinds,
+    replicaScaling: {
+      kind: scalingKind,
+      totalCpuSecondsPerMillionRows: Object.fromEntries(
+        Object.entries(options.scaling).map(([n, c]) => [n, perMillion(c).total]),
+      ),
+      ownCpuSecondsPerMillionRows: Object.fromEntries(
+        Object.entries(options.scaling).map(([n, c]) => [n, perMillion(c).own]),
+      ),
+    },
+    idleCoreFraction: options.idle,
+    ...(options.apiUploadPeakRssMiB === undefined
+      ? {}
+      : { apiUploadPeakRssMiB: options.apiUploadPeakRssMiB }),
+  };
+}
