@@ -1,6 +1,7 @@
 // Type-aware lint; `npm run lint` must report zero warnings.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import boundaries from './scripts/lint/import-boundaries.mjs';
 
 export default tseslint.config(
   {
@@ -39,6 +40,13 @@ export default tseslint.config(
       ],
       eqeqeq: ['error', 'always'],
     },
+  },
+  {
+    // libs never import test code or apps; apps never import another app's internals
+    // (scripts/lint/import-boundaries.mjs; its test: test/lint/import-boundaries.spec.ts).
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { verity: boundaries },
+    rules: { 'verity/import-boundaries': 'error' },
   },
   {
     files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],

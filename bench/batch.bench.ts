@@ -19,7 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { LoopbackDnsServer } from '@verity/integrations';
+import { LoopbackDnsServer } from '@verity/testing';
 import { freePort } from '../test/distributed/process-harness';
 import { cleanDistributed } from './batch/cleanup';
 import { countResultLines, createAccount, postFile, runJob, type JobTiming } from './batch/client';

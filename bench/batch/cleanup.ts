@@ -2,7 +2,8 @@
 // consumer groups, its Bull keys in Redis, and its blobs in S3.
 import Redis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
-import { batchNames, createBlobStore, resultKey, uploadKey } from '@verity/batch';
+import { batchNames, resultKey, uploadKey } from '@verity/batch';
+import { createBlobStore } from '@verity/ports';
 import { loadConfig } from '@verity/config';
 
 /** Deletes the namespace's topics and groups, `bull:<ns>.*` keys, and the jobs' blobs. */

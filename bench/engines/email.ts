@@ -1,8 +1,8 @@
 // Email engine benchmark: the offline path (syntax, lists, typo) and the full path with DNS
 // answered by a loopback server (so after warm-up every lookup is a cache hit).
-import { buildEmailEngine, LoopbackDnsServer } from '@verity/integrations';
+import { buildEmailEngine } from '@verity/integrations';
+import { LoopbackDnsServer, loadTypoCorpus, measureTypoQuality } from '@verity/testing';
 import { loadConfig } from '@verity/config';
-import { loadTypoCorpus, measureTypoQuality } from '@verity/validation';
 
 const DOMAINS = ['gmail.com', 'yahoo.com', 'acme-widgets.com', 'example.org', 'outlook.com'];
 const TYPOS = ['gmial.com', 'yahoo.con', 'hotmail.co', 'outlok.com'];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountsService } from '@verity/accounts';
 import { loadConfig } from '@verity/config';
-import { LoopbackDnsServer } from '@verity/integrations';
+import { LoopbackDnsServer } from '@verity/testing';
 import { createMetrics } from '@verity/observability';
 import { buildEngines, createLogger, openDatabaseRuntime } from '@verity/platform';
 import { createApiApp } from '../../apps/api/src/create-api-app';

@@ -5,19 +5,21 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import {
   BLOB_STORE,
+  JOB_QUEUE,
+  ROW_BUS,
+  type BlobStore,
+  type JobQueue,
+  type RowBus,
+} from '@verity/ports';
+import {
   BatchJobRepository,
   BatchJobsService,
-  JOB_QUEUE,
   batchNames,
-  ROW_BUS,
   decodeChunk,
   encodeMessage,
   partKey,
   signDownload,
   verifyWebhook,
-  type BlobStore,
-  type JobQueue,
-  type RowBus,
 } from '@verity/batch';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';

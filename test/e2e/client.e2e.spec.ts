@@ -29,7 +29,8 @@ import {
   type RetryEvent,
   type VerityOptions,
 } from '@verity/client';
-import { BatchJobsService, JOB_QUEUE, signDownload, type JobQueue } from '@verity/batch';
+import { BatchJobsService, signDownload } from '@verity/batch';
+import { JOB_QUEUE, type JobQueue } from '@verity/ports';
 import { DroppingProxy, startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';

@@ -17,3 +17,11 @@ export {
   startDedicatedS3,
   type StoppableService,
 } from './outage-services';
+export * from './contracts/blob-store.contract';
+export * from './contracts/contract-helpers';
+export * from './contracts/job-queue.contract';
+export * from './contracts/row-bus.contract';
+export * from './dns/loopback-dns.server';
+export * from './hlr/hlr-lookups.fake-server';
+export * from './quality/email.typo.quality';
+export * from './properties/fraud.generators';

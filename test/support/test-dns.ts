@@ -1,4 +1,4 @@
-import { LoopbackDnsServer } from '@verity/integrations';
+import { LoopbackDnsServer } from './dns/loopback-dns.server';
 
 /**
  * The zone every e2e test resolves against, on 127.0.0.1: tests never reach a real resolver.

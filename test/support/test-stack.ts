@@ -7,7 +7,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DataSource } from 'typeorm';
 import { AccountsService } from '@verity/accounts';
 import { loadConfig, type AppConfig } from '@verity/config';
-import type { LoopbackDnsServer } from '@verity/integrations';
+import type { LoopbackDnsServer } from './dns/loopback-dns.server';
 import { createMetrics, type VerityMetrics } from '@verity/observability';
 import pino from 'pino';
 import {

@@ -1,7 +1,8 @@
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AccountsModule } from '@verity/accounts';
-import { BatchJobsModule, BatchPortsModule } from '@verity/batch';
+import { BatchJobsModule } from '@verity/batch';
+import { BatchPortsModule } from '@verity/ports';
 import { APP_CONFIG } from '@verity/config';
 import { HealthController, HealthRegistry, LOGGER } from '@verity/platform';
 import { ApiKeyGuard } from './auth/api-key.guard';

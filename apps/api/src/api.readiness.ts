@@ -1,4 +1,4 @@
-import { BATCH_CHECKS } from '@verity/batch';
+import { BATCH_CHECKS } from '@verity/ports';
 
 /** The rate-limit store's readiness check (Redis when REDIS_URL is set). */
 export const RATE_LIMIT_CHECK = 'rate_limit_store';

@@ -1,4 +1,4 @@
-import { BATCH_CHECKS } from '@verity/batch';
+import { BATCH_CHECKS } from '@verity/ports';
 
 /**
  * The scorer reads chunks from Kafka, the job from the database, scores with the data sets and

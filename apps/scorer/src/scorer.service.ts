@@ -9,20 +9,22 @@ import {
 import {
   batchNames,
   type BatchNames,
-  BLOB_STORE,
   BatchJobRepository,
-  ROW_BUS,
   decodeChunk,
   encodeMessage,
   partKey,
-  type BlobStore,
-  type BusMessage,
   type ChunkMessage,
-  type RowBus,
-  type Subscription,
   OutageWatch,
   startConsumer,
 } from '@verity/batch';
+import {
+  BLOB_STORE,
+  ROW_BUS,
+  type BlobStore,
+  type BusMessage,
+  type RowBus,
+  type Subscription,
+} from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import {

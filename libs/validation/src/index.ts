@@ -3,3 +3,4 @@ export * from './email';
 export * from './phone';
 export * from './ip';
 export * from './verify';
+export { type SignalKind } from './verify/fraud.types';

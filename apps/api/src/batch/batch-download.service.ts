@@ -1,13 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  BLOB_STORE,
-  BatchJobRepository,
-  BlobNotFoundError,
-  SigningSecretProvider,
-  assertDownloadToken,
-  type BlobStore,
-} from '@verity/batch';
+import { BLOB_STORE, BlobNotFoundError, type BlobStore } from '@verity/ports';
+import { BatchJobRepository, SigningSecretProvider, assertDownloadToken } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { BatchType } from '@verity/contracts';

@@ -7,17 +7,14 @@ import type { Principal } from '@verity/accounts';
 import {
   batchNames,
   type BatchNames,
-  BLOB_STORE,
   BatchJobsService,
-  JOB_QUEUE,
   UploadInspector,
   ingestJobId,
   uploadKey,
   validateWebhookUrl,
   type BatchJobRecord,
-  type BlobStore,
-  type JobQueue,
 } from '@verity/batch';
+import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { BATCH_TYPES, type BatchType } from '@verity/contracts';

@@ -4,16 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { text } from 'node:stream/consumers';
 import { DataSource } from 'typeorm';
+import { BLOB_STORE, type BlobStore, type BusMessage } from '@verity/ports';
 import {
-  BLOB_STORE,
   BatchJobRepository,
   BatchJobsService,
   csvHeader,
   encodeMessage,
   partKey,
   resultKey,
-  type BlobStore,
-  type BusMessage,
   type ProgressMessage,
 } from '@verity/batch';
 import { startTestStack, type TestStack } from '@verity/testing';

@@ -10,20 +10,22 @@ import {
 import {
   batchNames,
   type BatchNames,
-  BLOB_STORE,
   BatchJobRepository,
   BatchJobsService,
-  ROW_BUS,
   decodeProgress,
   resultKey,
   type BatchJobRecord,
+  OutageWatch,
+  startConsumer,
+} from '@verity/batch';
+import {
+  BLOB_STORE,
+  ROW_BUS,
   type BlobStore,
   type BusMessage,
   type RowBus,
   type Subscription,
-  OutageWatch,
-  startConsumer,
-} from '@verity/batch';
+} from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';

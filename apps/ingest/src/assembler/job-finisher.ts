@@ -2,15 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   batchNames,
   type BatchNames,
-  BLOB_STORE,
-  JOB_QUEUE,
   partsPrefix,
   webhookJobId,
   type BatchJobRecord,
-  type BlobStore,
-  type JobQueue,
   WEBHOOK_MAX_DELAY_MS,
 } from '@verity/batch';
+import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 
 /**

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { csvHeader, partKey, type BlobStore } from '@verity/batch';
+import { csvHeader, partKey } from '@verity/batch';
+import { type BlobStore } from '@verity/ports';
 import type { BatchType } from '@verity/contracts';
 
 /** Parts fetched ahead of the one being written (each is one chunk's rows, ~0.1–1 MB). */

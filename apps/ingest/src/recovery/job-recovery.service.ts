@@ -5,14 +5,8 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import {
-  batchNames,
-  type BatchNames,
-  BatchJobRepository,
-  JOB_QUEUE,
-  ingestJobId,
-  type JobQueue,
-} from '@verity/batch';
+import { batchNames, type BatchNames, BatchJobRepository, ingestJobId } from '@verity/batch';
+import { JOB_QUEUE, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { SPLIT_ATTEMPTS } from '../splitter/splitter.service';
 import { PeriodicTask } from './periodic-task';

@@ -5,7 +5,8 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { BLOB_STORE, BatchJobRepository, resultsPrefix, type BlobStore } from '@verity/batch';
+import { BLOB_STORE, type BlobStore } from '@verity/ports';
+import { BatchJobRepository, resultsPrefix } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { PeriodicTask } from '../recovery/periodic-task';
 

@@ -2,21 +2,23 @@ import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } fro
 import {
   batchNames,
   type BatchNames,
-  BLOB_STORE,
   BatchJobRepository,
   BatchJobsService,
+  encodeMessage,
+  readChunksInto,
+  OutageWatch,
+} from '@verity/batch';
+import {
+  BLOB_STORE,
   BlobNotFoundError,
   JOB_QUEUE,
   ROW_BUS,
-  encodeMessage,
-  readChunksInto,
   type BlobStore,
   type JobQueue,
   type OutgoingMessage,
   type QueuedJob,
   type RowBus,
-  OutageWatch,
-} from '@verity/batch';
+} from '@verity/ports';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { BatchJobError, BatchType } from '@verity/contracts';

@@ -4,14 +4,12 @@ import {
   type BatchNames,
   BatchJobRepository,
   BatchJobsService,
-  JOB_QUEUE,
   WebhookDeliveryError,
   deliverWebhook,
-  type JobQueue,
-  type QueuedJob,
   webhookRetryDelayMs,
   WebhookDeliveries,
 } from '@verity/batch';
+import { JOB_QUEUE, type JobQueue, type QueuedJob } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';

@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { VerityMetrics } from '@verity/observability';
-import type { MessageHandler, RowBus, Subscription } from '../ports/row-bus.port';
+import type { MessageHandler, RowBus, Subscription } from '@verity/ports';
 import { watchLag } from './lag-source';
 import type { OutageWatch } from './outage-watch';
 

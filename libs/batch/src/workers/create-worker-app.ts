@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { BatchPortsModule } from '../batch-ports.module';
+import { BatchPortsModule } from '@verity/ports';
 import {
   CoreModule,
   EnginesModule,

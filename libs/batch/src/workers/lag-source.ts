@@ -1,4 +1,4 @@
-import type { RowBus } from '../ports/row-bus.port';
+import type { RowBus } from '@verity/ports';
 import type { VerityMetrics } from '@verity/observability';
 
 const watched = new WeakMap<VerityMetrics, { bus: RowBus; groups: Map<string, string> }>();

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@nestjs/common';
 import { infraOutageOf, jitteredBackoffMs } from '@verity/common';
 import type { BatchWorker, VerityMetrics } from '@verity/observability';
-import { REDELIVERY_BASE_MS, REDELIVERY_MAX_MS } from '../adapters/redelivery';
+import { REDELIVERY_BASE_MS, REDELIVERY_MAX_MS } from '@verity/ports';
 
 /** Settings of a {@link OutageWatch}. */
 export interface OutageWatchOptions {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { CachingDnsResolver } from './caching.dns-resolver';
 import { DnsMxResolver } from './dns.mx-resolver';
 import type { DnsEvents, DnsQueryOutcome, DnsServer } from './dns.types';
-import { LoopbackDnsServer } from './loopback-dns.server';
+import { LoopbackDnsServer } from '@verity/testing';
 import { UdpDnsTransport } from './udp.dns-transport';
 
 const zone = {

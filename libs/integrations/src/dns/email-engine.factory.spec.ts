@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '@verity/config';
 import { buildEmailEngine } from './email-engine.factory';
-import { LoopbackDnsServer } from './loopback-dns.server';
+import { LoopbackDnsServer } from '@verity/testing';
 
 describe('buildEmailEngine', () => {
   const dns = new LoopbackDnsServer({

@@ -17,10 +17,4 @@ export { CachingDnsResolver, type DnsCacheOptions, type DnsQuerier } from './cac
 export { DnsMxResolver, type HostAddressResolver } from './dns.mx-resolver';
 export { LruTtlCache } from './lru.cache';
 export { systemDnsServers } from './system.dns-servers';
-/** For tests and benchmarks only: an authoritative DNS server on 127.0.0.1. */
-export {
-  LoopbackDnsServer,
-  type LoopbackDnsOptions,
-  type LoopbackZoneEntry,
-} from './loopback-dns.server';
 export { buildEmailEngine, type BuiltEmailEngine } from './email-engine.factory';

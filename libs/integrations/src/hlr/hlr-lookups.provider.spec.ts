@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { UpstreamUnavailableError } from '@verity/common';
 import { HlrLookupsProvider, hlrLookupsSignature } from './hlr-lookups.provider';
 import { HlrUnavailableError, type HlrFailureReason } from './hlr.errors';
-import { FakeHlrLookupsServer, connected } from './hlr-lookups.fake-server';
+import { FakeHlrLookupsServer, connected } from '@verity/testing';
 
 const KEY = 'test-key';
 const SECRET = 'test-secret-value';

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '@verity/config';
 import { UpstreamUnavailableError } from '@verity/common';
-import { FakeHlrLookupsServer } from '../hlr/hlr-lookups.fake-server';
+import { FakeHlrLookupsServer } from '@verity/testing';
 import { buildPhoneEngine, type HlrCallOutcome } from './phone-engine.factory';
 import { CarrierTable } from './carrier-table';
 

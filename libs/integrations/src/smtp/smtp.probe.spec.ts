@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import type { MxHost } from '@verity/validation';
 import { CachingDnsResolver } from '../dns/caching.dns-resolver';
 import { DnsMxResolver } from '../dns/dns.mx-resolver';
-import { LoopbackDnsServer } from '../dns/loopback-dns.server';
+import { LoopbackDnsServer } from '@verity/testing';
 import { UdpDnsTransport } from '../dns/udp.dns-transport';
 import { SmtpMailboxProbe, classifyRcpt, type SmtpProbeOptions } from './smtp.probe';
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadBundledEmailLists } from './email.lists';
 import { DomainTypoModel } from './email.typo';
-import { loadTypoCorpus, measureTypoQuality } from './email.typo.quality';
+import { loadTypoCorpus, measureTypoQuality } from '@verity/testing';
 
 describe('did_you_mean quality on the shipped corpora', () => {
   const corpus = loadTypoCorpus();

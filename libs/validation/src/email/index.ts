@@ -17,12 +17,6 @@ export {
   boundedDamerauLevenshtein,
   type DomainTypoModelOptions,
 } from './email.typo';
-export {
-  loadTypoCorpus,
-  measureTypoQuality,
-  type TypoCorpus,
-  type TypoQuality,
-} from './email.typo.quality';
 export { scoreEmail, SCORE_WEIGHTS, SCORE_BANDS, type EmailSignals } from './email.scorer';
 export {
   createEmailEngine,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { RiskLevel } from '@verity/contracts';
 import { FRAUD_BASE } from './fraud.rules';
 import { riskFor, scoreFraud } from './fraud.scorer';
-import { CLEAN, Rng, WORSENINGS, anyInput } from './fraud.generators';
+import { CLEAN, Rng, WORSENINGS, anyInput } from '@verity/testing';
 import type { FraudInput, SignalKind } from './fraud.types';
 
 const SEED = 20240611;

@@ -16,7 +16,7 @@ import {
   RISK_THRESHOLDS,
 } from './fraud.rules';
 import { FRAUD_REASON_CODES, type SignalKind } from './fraud.types';
-import { Rng, anyEmail, anyIp, anyPhone } from './fraud.generators';
+import { Rng, anyEmail, anyIp, anyPhone } from '@verity/testing';
 
 const RISKS = { email: EMAIL_RULES, phone: PHONE_RULES, ip: IP_RULES };
 const CREDITS = { email: EMAIL_CREDITS, phone: PHONE_CREDITS, ip: IP_CREDITS };

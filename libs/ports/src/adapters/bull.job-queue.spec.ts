@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Bull from 'bull';
-import { backendGate, deferred, uniqueName, waitFor } from '../ports/contract-helpers';
+import { backendGate, deferred, uniqueName, waitFor } from '@verity/testing';
 import { BullJobQueue } from './bull.job-queue';
 
 const redis = backendGate('REDIS_URL');

@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import * as packet from 'dns-packet';
-import type { DnsServer } from './dns.types';
+import type { DnsServer } from '@verity/integrations';
 
 /** Records of one name in a loopback zone. */
 export interface LoopbackZoneEntry {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import pino from 'pino';
-import { backendGate } from '../ports/contract-helpers';
+import { backendGate } from '@verity/testing';
 import type { Subscription } from '../ports/row-bus.port';
 import { logLevel } from 'kafkajs';
 import { kafkaEntryLevel } from './kafka.log';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { waitFor } from '../ports/contract-helpers';
+import { waitFor } from '@verity/testing';
 import { MemoryRowBus } from './memory.row-bus';
 
 const message = (i: number) => ({ key: `k${i}`, value: Buffer.alloc(1024, i % 256) });

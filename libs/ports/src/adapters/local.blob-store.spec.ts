@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { waitFor } from '../ports/contract-helpers';
+import { waitFor } from '@verity/testing';
 import { LocalBlobStore } from './local.blob-store';
 
 describe('LocalBlobStore on one directory', () => {

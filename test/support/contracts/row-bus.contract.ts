@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { deferred, uniqueName, waitFor, type PortHarness } from './contract-helpers';
-import type { BusMessage, RowBus, Subscription } from './row-bus.port';
+import type { BusMessage, RowBus, Subscription } from '@verity/ports';
 
 const msg = (key: string, value: string, partition?: number) => ({
   key,

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { deferred, uniqueName, type PortHarness } from './contract-helpers';
-import { BlobNotFoundError, InvalidBlobKeyError, type BlobStore } from './blob-store.port';
+import { BlobNotFoundError, InvalidBlobKeyError, type BlobStore } from '@verity/ports';
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

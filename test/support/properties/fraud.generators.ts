@@ -1,5 +1,5 @@
 // Seeded random engine results for the fraud model's property tests (no dependency: a failing
-// case is reproduced from the seed printed by the test). Not exported from the lib entry.
+// case is reproduced from the seed printed by the test). Test support, from @verity/testing.
 import type {
   Deliverability,
   EmailFields,
@@ -8,7 +8,7 @@ import type {
   LineType,
   PhoneFields,
 } from '@verity/contracts';
-import type { FraudInput, SignalKind } from './fraud.types';
+import type { FraudInput, SignalKind } from '@verity/validation';
 
 /** Small deterministic PRNG (mulberry32) with the helpers the generators need. */
 export class Rng {

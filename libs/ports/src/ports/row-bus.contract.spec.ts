@@ -1,7 +1,6 @@
 import { KafkaRowBus } from '../adapters/kafka.row-bus';
 import { MemoryRowBus } from '../adapters/memory.row-bus';
-import { backendGate } from './contract-helpers';
-import { rowBusContract } from './row-bus.contract';
+import { backendGate, rowBusContract } from '@verity/testing';
 
 rowBusContract('memory', {
   create: () => Promise.resolve(new MemoryRowBus()),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { deferred, uniqueName, waitFor, type PortHarness } from './contract-helpers';
-import type { JobQueue, QueuedJob } from './job-queue.port';
+import type { JobQueue, QueuedJob } from '@verity/ports';
 
 /** Timers may fire a millisecond or two early relative to Date.now(); allow that much. */
 const CLOCK_SLACK_MS = 5;

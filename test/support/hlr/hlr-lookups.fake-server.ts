@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hlrLookupsSignature } from './hlr-lookups.provider';
+import { hlrLookupsSignature } from '@verity/integrations';
 
 /** How the fake answers one MSISDN. Anything not listed answers CONNECTED, not ported. */
 export type FakeHlrBehaviour =

@@ -1,7 +1,6 @@
 import { BullJobQueue } from '../adapters/bull.job-queue';
 import { MemoryJobQueue } from '../adapters/memory.job-queue';
-import { backendGate, uniqueName } from './contract-helpers';
-import { jobQueueContract } from './job-queue.contract';
+import { backendGate, uniqueName, jobQueueContract } from '@verity/testing';
 
 jobQueueContract('memory', {
   create: () => Promise.resolve(new MemoryJobQueue()),

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { LocalBlobStore } from '../adapters/local.blob-store';
 import { S3BlobStore } from '../adapters/s3.blob-store';
-import { blobStoreContract } from './blob-store.contract';
-import { backendGate } from './contract-helpers';
+import { blobStoreContract, backendGate } from '@verity/testing';
 
 const roots = new Map<LocalBlobStore, string>();
 blobStoreContract('local', {

@@ -38,5 +38,3 @@ export function deferred<T = void>(): {
   });
   return { promise, resolve, reject };
 }
-
-export { backendGate } from '@verity/testing';
