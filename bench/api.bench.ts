@@ -69,7 +69,10 @@ function check(r: LoadResult): LoadResult {
 }
 
 /** Runs a measured load, prints it with the CPU each party used, and refuses non-2xx answers. */
-async function measured(server: ChildServer, run: () => Promise<LoadResult>): Promise<LoadResult> {
+async function measured<R extends LoadResult>(
+  server: ChildServer,
+  run: () => Promise<R>,
+): Promise<R> {
   const { result, cpu } = await withCpu(server.pid, run);
   check(result);
   console.log(`  ${cpu}`);
@@ -191,6 +194,12 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
         headers: { 'x-api-key': on.apiKey ?? '' },
         bodies: BODIES,
       }),
+    );
+    console.log(
+      `  paced: latency from the scheduled send time (above, open loop, coordinated omission counted); ` +
+        `from the actual send p99 ${paced.fromSendP99.toFixed(2)} ms max ${paced.fromSendMax.toFixed(2)} ms; ` +
+        `client sent late by p99 ${paced.sendLagP99.toFixed(2)} ms max ${paced.sendLagMax.toFixed(2)} ms; ` +
+        `client event-loop delay p99 ${paced.clientLoopDelayP99.toFixed(2)} ms max ${paced.clientLoopDelayMax.toFixed(2)} ms`,
     );
     console.log(
       'note: autocannon overallRate lets each connection send its per-second quota back to back, then idle until the next second; ' +

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { LoadResult } from './load';
 
 export interface PacedLoadOptions {
@@ -13,31 +14,54 @@ export interface PacedLoadOptions {
   bodies: string[];
 }
 
+/** A paced run's outcome, with what the client itself did to the figures. */
+export interface PacedLoadResult extends LoadResult {
+  /** p99 and max of the latency measured from the actual send instead of the scheduled one. */
+  fromSendP99: number;
+  fromSendMax: number;
+  /** How late the client sent requests after their scheduled time (its own timer and stalls), ms. */
+  sendLagP99: number;
+  sendLagMax: number;
+  /** The client's event-loop delay (node:perf_hooks), ms: its own stalls. */
+  clientLoopDelayP99: number;
+  clientLoopDelayMax: number;
+}
+
 /**
  * An open-loop load at an even pace. autocannon's `overallRate` sends each connection's
  * per-second quota back to back and then idles until the next second, so its "half load" is
  * full load for half of every second; this spreads the requests over the second instead.
- * Latency is measured from the moment a request is issued (including any wait for a socket),
- * so a server that falls behind shows it.
+ * Request i is due at start + i / rate, and its latency is measured from that scheduled time
+ * (coordinated omission: a request the client sent late, because the server held every socket
+ * or because the client itself stalled, counts the whole wait). The latency from the actual
+ * send, how late sends were and the client's own event-loop delay are reported next to it, so a
+ * stall of the client is not mistaken for one of the server.
  */
-export function runPacedLoad(options: PacedLoadOptions): Promise<LoadResult> {
+export function runPacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult> {
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets });
   const samples: number[] = [];
+  const fromSend: number[] = [];
+  const sendLag: number[] = [];
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   let non2xx = 0;
   let errors = 0;
   let issued = 0;
   let done = 0;
   const total = Math.round(options.rate * options.durationS);
   const start = performance.now();
+  const interval = 1000 / options.rate;
+  loopDelay.enable();
 
   return new Promise((resolve) => {
     const finish = () => {
+      loopDelay.disable();
       agent.destroy();
       const sorted = Float64Array.from(samples).sort();
-      const pick = (p: number) =>
-        sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ??
-        Number.NaN;
+      const pick = (p: number, from: Float64Array = sorted) =>
+        from[Math.min(from.length - 1, Math.max(0, Math.ceil(p * from.length) - 1))] ?? Number.NaN;
+      const sent = Float64Array.from(fromSend).sort();
+      const lag = Float64Array.from(sendLag).sort();
       const elapsedS = (performance.now() - start) / 1000;
       resolve({
         label: options.label,
@@ -51,12 +75,20 @@ export function runPacedLoad(options: PacedLoadOptions): Promise<LoadResult> {
         non2xx,
         errors,
         offeredRate: options.rate,
+        fromSendP99: pick(0.99, sent),
+        fromSendMax: sent.length > 0 ? sent[sent.length - 1] : Number.NaN,
+        sendLagP99: pick(0.99, lag),
+        sendLagMax: lag.length > 0 ? lag[lag.length - 1] : Number.NaN,
+        clientLoopDelayP99: loopDelay.percentile(99) / 1e6,
+        clientLoopDelayMax: loopDelay.max / 1e6,
       });
     };
     const send = () => {
       const body = options.bodies[issued % options.bodies.length];
+      const scheduled = start + issued * interval;
       issued++;
       const t0 = performance.now();
+      sendLag.push(t0 - scheduled);
       const req = request(
         {
           agent,
@@ -74,8 +106,11 @@ export function runPacedLoad(options: PacedLoadOptions): Promise<LoadResult> {
           res.resume();
           res.on('end', () => {
             const status = res.statusCode ?? 0;
-            if (status >= 200 && status < 300) samples.push(performance.now() - t0);
-            else non2xx++;
+            const now = performance.now();
+            if (status >= 200 && status < 300) {
+              samples.push(now - scheduled);
+              fromSend.push(now - t0);
+            } else non2xx++;
             if (++done === total) finish();
           });
         },
@@ -87,7 +122,8 @@ export function runPacedLoad(options: PacedLoadOptions): Promise<LoadResult> {
       req.end(body);
     };
     const tick = () => {
-      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * options.rate));
+      // Request i is due at start + i * interval.
+      const due = Math.min(total, Math.floor((performance.now() - start) / interval) + 1);
       while (issued < due) send();
       if (issued < total) setTimeout(tick, 1);
     };

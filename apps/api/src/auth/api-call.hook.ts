@@ -1,31 +1,65 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, type Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
+import type { Principal } from '@verity/accounts';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { ApiKeyGuard } from './api-key.guard';
 
 const API_CALL = 'verityApiCall';
 
 /**
- * Marks a single-call route (the hot path): its key check and rate limit run as one Fastify
- * preHandler, before Nest's router, instead of a chain of Nest guards (errors thrown there
- * reach Fastify's error handler, which Nest routes through AllErrorsFilter like any other),
- * and its 200 answer is serialised by fast-json-stringify from `ok`, the zod schema the
- * OpenAPI document shows, instead of JSON.stringify.
+ * What a single-call route's method receives: the caller (admitted by the preHandler), the
+ * body validated with the route's zod schema (undefined on routes without a body), and the
+ * request (id, query).
  */
-export function ApiCall(ok: z.ZodType): MethodDecorator {
-  const response = z.toJSONSchema(ok, { target: 'draft-7', io: 'output' });
-  return applyDecorators(
-    RouteConfig({ [API_CALL]: true }),
-    RouteSchema({ response: { 200: response } }),
-  );
+export type ApiCallMethod<B = never> = (
+  principal: Principal,
+  body: B,
+  request: FastifyRequest,
+) => Promise<object>;
+
+/** The route config value of an `ApiCall` route: which controller method answers it. */
+interface ApiCallRoute {
+  controller: Type;
+  method: string | symbol;
+  body: ZodBodyPipe<z.ZodType> | null;
+}
+
+export interface ApiCallOptions {
+  /** The request body schema (400 validation_error on a mismatch, as ZodBodyPipe). */
+  body?: z.ZodType;
+  /** The 200 answer's schema, the one the OpenAPI document shows. */
+  ok: z.ZodType;
 }
 
 /**
- * Attaches the one-pass admission (key from the cache or the database, then the key's token
- * bucket) to every route marked `ApiCall`. Must run before the app initialises its routes.
+ * Marks a single-call route (the hot path). The route stays a Nest controller method (module,
+ * DI, OpenAPI document), but Fastify answers it without Nest's router: its key check and rate
+ * limit run as one Fastify preHandler, then the method is called directly with the caller and
+ * the body validated by `body` (ZodBodyPipe), no execution context, pipe or parameter
+ * factories per request. Errors thrown anywhere reach Fastify's error handler, which Nest
+ * routes through AllErrorsFilter like any other, so the error shapes and headers are the same.
+ * The 200 answer is serialised by fast-json-stringify from `ok` instead of JSON.stringify.
+ */
+export function ApiCall(options: ApiCallOptions): MethodDecorator {
+  const response = z.toJSONSchema(options.ok, { target: 'draft-7', io: 'output' });
+  const body = options.body ? new ZodBodyPipe(options.body) : null;
+  return (target, method, descriptor) => {
+    const route: ApiCallRoute = { controller: target.constructor as Type, method, body };
+    applyDecorators(
+      RouteConfig({ [API_CALL]: route }),
+      RouteSchema({ response: { 200: response } }),
+    )(target, method, descriptor);
+  };
+}
+
+/**
+ * Gives every route marked `ApiCall` its one-pass admission (key from the cache or the
+ * database, then the key's token bucket) and its direct handler. Must run before the app
+ * initialises its routes.
  */
 export function registerApiCallHook(app: NestFastifyApplication): void {
   const keys = app.get(ApiKeyGuard);
@@ -41,8 +75,19 @@ export function registerApiCallHook(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onRoute', (route) => {
-      if ((route.config as Record<string, unknown> | undefined)?.[API_CALL] !== true) return;
+      const call = (route.config as Record<string, ApiCallRoute | undefined> | undefined)?.[
+        API_CALL
+      ];
+      if (!call) return;
+      const controller: Record<string | symbol, ApiCallMethod<unknown>> = app.get(call.controller);
+      const method = controller[call.method].bind(controller);
+      const body = call.body;
       const existing = route.preHandler;
       route.preHandler = existing ? [admit, ...[existing].flat()] : admit;
+      route.handler = async function apiCall(request: FastifyRequest): Promise<object> {
+        const principal = request.principal;
+        if (!principal) throw new Error('ApiCall route reached without a principal');
+        return method(principal, body ? body.transform(request.body) : undefined, request);
+      };
     });
 }

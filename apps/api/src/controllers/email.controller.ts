@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -10,9 +10,7 @@ import {
 } from '@verity/contracts';
 import { EMAIL_ENGINE, type EmailEnginePort } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
-import { CurrentPrincipal } from '../auth/principal.decorator';
 import { BillingService } from '../billing/billing.service';
-import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 
 @ApiTags('email')
@@ -25,7 +23,7 @@ export class EmailController {
 
   @Post('validate')
   @HttpCode(200)
-  @ApiCall(emailResultSchema)
+  @ApiCall({ body: emailValidateRequest, ok: emailResultSchema })
   @ApiDoc({
     summary: 'Validate an email address (1 credit)',
     body: emailValidateRequest,
@@ -33,9 +31,9 @@ export class EmailController {
     errors: [400, 401, 402, 429],
   })
   validate(
-    @CurrentPrincipal() principal: Principal,
-    @Body(new ZodBodyPipe(emailValidateRequest)) body: EmailValidateRequest,
-    @Req() request: FastifyRequest,
+    principal: Principal,
+    body: EmailValidateRequest,
+    request: FastifyRequest,
   ): Promise<EmailResult> {
     return this.billing.charge(principal, 'email_validate', request.id, () =>
       this.engine.validate(body.email),

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -10,9 +10,7 @@ import {
 } from '@verity/contracts';
 import { IP_ENGINE, type IpEnginePort } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
-import { CurrentPrincipal } from '../auth/principal.decorator';
 import { BillingService } from '../billing/billing.service';
-import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 
 @ApiTags('ip')
@@ -25,18 +23,14 @@ export class IpController {
 
   @Post('intel')
   @HttpCode(200)
-  @ApiCall(ipResultSchema)
+  @ApiCall({ body: ipIntelRequest, ok: ipResultSchema })
   @ApiDoc({
     summary: 'IP intelligence: geo, ASN, VPN/proxy/Tor/datacenter, abuse score (1 credit)',
     body: ipIntelRequest,
     ok: ipResultSchema,
     errors: [400, 401, 402, 422, 429, 503],
   })
-  intel(
-    @CurrentPrincipal() principal: Principal,
-    @Body(new ZodBodyPipe(ipIntelRequest)) body: IpIntelRequest,
-    @Req() request: FastifyRequest,
-  ): Promise<IpResult> {
+  intel(principal: Principal, body: IpIntelRequest, request: FastifyRequest): Promise<IpResult> {
     return this.billing.charge(principal, 'ip_intel', request.id, () =>
       this.engine.lookup(body.ip.trim()),
     );

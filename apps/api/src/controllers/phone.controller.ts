@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -10,9 +10,7 @@ import {
 } from '@verity/contracts';
 import { PHONE_ENGINE, type PhoneEnginePort } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
-import { CurrentPrincipal } from '../auth/principal.decorator';
 import { BillingService } from '../billing/billing.service';
-import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 
 @ApiTags('phone')
@@ -25,7 +23,7 @@ export class PhoneController {
 
   @Post('validate')
   @HttpCode(200)
-  @ApiCall(phoneResultSchema)
+  @ApiCall({ body: phoneValidateRequest, ok: phoneResultSchema })
   @ApiDoc({
     summary: 'Validate a phone number (1 credit; 5 with hlr: true)',
     body: phoneValidateRequest,
@@ -33,9 +31,9 @@ export class PhoneController {
     errors: [400, 401, 402, 429, 503],
   })
   validate(
-    @CurrentPrincipal() principal: Principal,
-    @Body(new ZodBodyPipe(phoneValidateRequest)) body: PhoneValidateRequest,
-    @Req() request: FastifyRequest,
+    principal: Principal,
+    body: PhoneValidateRequest,
+    request: FastifyRequest,
   ): Promise<PhoneResult> {
     const operation = body.hlr === true ? 'phone_validate_hlr' : 'phone_validate';
     return this.billing.charge(principal, operation, request.id, () =>

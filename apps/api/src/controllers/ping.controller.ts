@@ -3,7 +3,6 @@ import { ApiTags } from '@nestjs/swagger';
 import { AccountsService, CreditLeases, type Principal } from '@verity/accounts';
 import { pingResponseSchema } from '@verity/contracts';
 import { ApiCall } from '../auth/api-call.hook';
-import { CurrentPrincipal } from '../auth/principal.decorator';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 
 @ApiTags('account')
@@ -15,13 +14,13 @@ export class PingController {
   ) {}
 
   @Get('ping')
-  @ApiCall(pingResponseSchema)
+  @ApiCall({ ok: pingResponseSchema })
   @ApiDoc({
     summary: 'Check a key: its account, its name and the credits remaining (free)',
     ok: pingResponseSchema,
     errors: [401, 429],
   })
-  async ping(@CurrentPrincipal() principal: Principal) {
+  async ping(principal: Principal) {
     const [name, balance] = await Promise.all([
       this.accounts.name(principal.accountId),
       this.credits.balance(principal.accountId),

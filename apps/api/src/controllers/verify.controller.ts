@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -17,9 +17,7 @@ import {
   type PhoneEnginePort,
 } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
-import { CurrentPrincipal } from '../auth/principal.decorator';
 import { BillingService } from '../billing/billing.service';
-import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 import { runVerify, type VerifyAnswer } from './verify.work';
 
@@ -35,7 +33,7 @@ export class VerifyController {
 
   @Post('verify')
   @HttpCode(200)
-  @ApiCall(verifyResultSchema)
+  @ApiCall({ body: verifyRequest, ok: verifyResultSchema })
   @ApiDoc({
     summary: `Combined fraud check of email, phone and/or IP (${CREDIT_COST.verify} credits)`,
     body: verifyRequest,
@@ -48,11 +46,11 @@ export class VerifyController {
     description: 'true adds `reasons` with each contribution',
   })
   verify(
-    @CurrentPrincipal() principal: Principal,
-    @Body(new ZodBodyPipe(verifyRequest)) body: VerifyRequest,
-    @Query('explain') explain: string | undefined,
-    @Req() request: FastifyRequest,
+    principal: Principal,
+    body: VerifyRequest,
+    request: FastifyRequest<{ Querystring: { explain?: string } }>,
   ): Promise<VerifyAnswer> {
+    const explain = request.query.explain;
     return this.billing.charge(principal, 'verify', request.id, () =>
       runVerify({ email: this.email, phone: this.phone, ip: this.ip }, body, explain === 'true'),
     );
