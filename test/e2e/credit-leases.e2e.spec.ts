@@ -55,7 +55,7 @@ async function usageByKeyAndOperation(stack: TestStack, accountId: string) {
   const rows: { key_id: string; operation: string; calls: string; credits: string }[] =
     await stack.dataSource.query(
       `SELECT key_id, operation, sum(calls) AS calls, sum(credits) AS credits FROM usage_hourly
-       WHERE account_id = $1 GROUP BY 1, 2`,
+       WHERE account_id = $1 GROUP BY 1, 2 HAVING sum(calls) <> 0 OR sum(credits) <> 0`,
       [accountId],
     );
   return new Map(

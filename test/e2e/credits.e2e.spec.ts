@@ -74,13 +74,20 @@ describe('credits: ledger, charging and concurrency', () => {
     assert.equal((await client.get('/v1/ping')).body.credits_remaining, 2);
   });
 
-  it('a failed call is refunded in the ledger: balance unchanged, ledger sums to balance', async () => {
+  it('a failed call is refunded in the ledger: balance unchanged, ledger sums to balance, no usage', async () => {
     const { accountId, client } = await stack.account(7);
     const res = await client.post('/v1/phone/validate', { phone: '+14155552671', hlr: true });
     assert.equal(res.status, 503);
     const state = await ledger(stack, accountId);
     assert.equal(state.balance, 7);
     assert.equal(state.sum, 7);
+    // Charged and refunded directly (the balance is below a lease): the usage row it netted
+    // to zero is removed with the refund, so the console shows no call of it.
+    const usage = await stack.dataSource.query(
+      'SELECT operation, calls, credits FROM usage_hourly WHERE account_id = $1',
+      [accountId],
+    );
+    assert.deepEqual(usage, []);
   });
 
   it('the ledger is append-only', async () => {

@@ -34,6 +34,14 @@ const UPSERT_USAGE = `
   ON CONFLICT (account_id, hour, operation, key_id)
   DO UPDATE SET calls = u.calls + EXCLUDED.calls, credits = u.credits + EXCLUDED.credits`;
 
+/**
+ * A refund nets its call's usage row to zero calls and zero credits when both fall in the
+ * same hour: such a row is not usage, so it is removed in the refund's transaction.
+ */
+const DROP_NETTED_USAGE = `
+  DELETE FROM usage_hourly
+  WHERE account_id = $1 AND hour = ${CURRENT_HOUR} AND calls = 0 AND credits = 0`;
+
 function usageParams(movements: readonly LedgerMovement[]): unknown[] | null {
   const counted = movements.filter((m) => m.usage);
   if (counted.length === 0) return null;
@@ -98,6 +106,8 @@ export async function applyLedgerMovements(
       .execute();
     const usage = usageParams(accepted);
     if (usage) await runner.query(UPSERT_USAGE, [accountId, ...usage]);
+    if (accepted.some((a) => a.usage && a.usage.calls < 0))
+      await runner.query(DROP_NETTED_USAGE, [accountId]);
     await runner.manager.update(AccountEntity, { id: accountId }, { creditsBalance: balance });
   }
   return { balanceBefore, outcomes };

@@ -18,7 +18,10 @@ export interface UsageDay {
 export class UsageService {
   constructor(private readonly db: DataSource) {}
 
-  /** The last `days` UTC days (today included), per day and operation; `keyId` filters. */
+  /**
+   * The last `days` UTC days (today included), per day and operation; `keyId` filters. A call
+   * refunded in a later hour than it was charged nets to zero: such a day has no usage of it.
+   */
   async daily(accountId: string, days: number, keyId: string | null = null): Promise<UsageDay[]> {
     const rows = await this.db.query<
       { day: string; operation: string; calls: string; credits: string }[]
@@ -30,6 +33,7 @@ export class UsageService {
          AND hour >= (date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => $2 - 1)) AT TIME ZONE 'UTC'
          AND ($3::uuid IS NULL OR key_id = $3::uuid)
        GROUP BY 1, 2
+       HAVING sum(calls) <> 0 OR sum(credits) <> 0
        ORDER BY 1, 2`,
       [accountId, days, keyId],
     );
