@@ -203,6 +203,26 @@ describe('forwarded headers are trusted only from TRUST_PROXY', () => {
   });
 });
 
+describe('TRUST_PROXY as a hop count trusts exactly that many forwarders', () => {
+  let stack: TestStack;
+  before(async () => {
+    stack = await startTestStack({
+      env: { TRUST_PROXY: '1', AUTH_RATE_LIMIT_PER_SECOND: '1', AUTH_RATE_LIMIT_BURST: '2' },
+    });
+  });
+  after(() => stack.close());
+
+  it('takes the address the one trusted proxy saw, not what the client claims before it', async () => {
+    const bad = stack.client.withKey('bad');
+    const from = (chain: string) => bad.get('/v1/ping', { 'x-forwarded-for': chain });
+    // The client forges the left-most entry each time; the proxy appended 198.51.100.7.
+    assert.equal((await from('10.0.0.1, 198.51.100.7')).status, 401);
+    assert.equal((await from('10.0.0.2, 198.51.100.7')).status, 401);
+    assert.equal((await from('10.0.0.3, 198.51.100.7')).status, 429);
+    assert.equal((await from('10.0.0.3, 198.51.100.8')).status, 401);
+  });
+});
+
 describe('a request arriving while the server shuts down', () => {
   it('is 503 service_unavailable in the spec shape', async () => {
     const stack = await startTestStack();

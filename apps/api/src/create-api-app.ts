@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
+import type { AppConfig } from '@verity/config';
 import {
   CoreModule,
   EnginesModule,
@@ -20,6 +21,7 @@ import { registerMultipart } from './batch/multipart.setup';
 import { registerAccessLog } from './http/access-log';
 import { clientErrorHandler, frameworkErrors, refuseWhileClosing } from './http/framework-errors';
 import { requestIdOf } from './http/request-id';
+import { lazyRequestLogger } from './http/request-logger';
 import { registerHttpMetrics } from './metrics/http-metrics.hook';
 import { setupOpenApi } from './openapi/openapi.setup';
 
@@ -52,10 +54,11 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
     // One access line per request comes from registerAccessLog (route, status, latency).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.BODY_LIMIT_BYTES,
+    childLoggerFactory: lazyRequestLogger,
     genReqId: requestIdOf,
     requestIdHeader: false,
     // X-Forwarded-For/-Proto count only from the configured proxies (none by default).
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: false, // refuseWhileClosing answers in the spec's shape
@@ -84,4 +87,16 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
   health.reportOnly(API_REPORT_ONLY);
   setupOpenApi(app);
   return app;
+}
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY. A hop count becomes the function it stands for
+ * (trust the first `hops` forwarders, as proxy-addr does for a number), since Fastify's types
+ * no longer take a number.
+ */
+function trustProxyOption(
+  trust: AppConfig['TRUST_PROXY'],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }

@@ -1,7 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { Principal } from '@verity/accounts';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
@@ -9,6 +9,9 @@ import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { ApiKeyGuard } from './api-key.guard';
 
 const API_CALL = 'verityApiCall';
+
+/** A Fastify hook's callback: no argument to go on, an error to answer with it. */
+type HookDone = (error?: Error) => void;
 
 /**
  * What a single-call route's method receives: the caller (admitted by the preHandler), the
@@ -64,12 +67,14 @@ export function ApiCall(options: ApiCallOptions): MethodDecorator {
 export function registerApiCallHook(app: NestFastifyApplication): void {
   const keys = app.get(ApiKeyGuard);
   const limits = app.get(RateLimitGuard);
-  const admit: preHandlerAsyncHookHandler = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ) => {
-    await keys.admit(request);
-    await limits.admit(request, reply);
+  // Callback style: a key found in the cache is admitted without a promise of its own.
+  const limit = (request: FastifyRequest, reply: FastifyReply, done: HookDone): void => {
+    limits.admit(request, reply).then(() => done(), done);
+  };
+  const admit: preHandlerHookHandler = (request, reply, done) => {
+    const pending = keys.admit(request);
+    if (pending) pending.then(() => limit(request, reply, done), done);
+    else limit(request, reply, done);
   };
   app
     .getHttpAdapter()

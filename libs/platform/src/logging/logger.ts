@@ -45,7 +45,7 @@ export function loggerOptions(
 
 /**
  * The process's pino logger on stdout, level from LOG_LEVEL: JSON lines, or readable lines
- * for a person at a terminal (LOG_FORMAT). JSON lines below warn are written in 4 KiB batches,
+ * for a person at a terminal (LOG_FORMAT). JSON lines below warn are written in 16 KiB batches,
  * warn and above at once ({@link stdoutDestination}: they survive a SIGKILL).
  */
 export function createLogger(
