@@ -215,6 +215,23 @@ describe('console API: usage, sessions, CSRF, throttling, tenancy', () => {
     );
   });
 
+  it('the billing ledger shows lease movements without the API instance behind them', async () => {
+    const { browser, accountId, apiKey } = await consoleUser(stack, 5_000, 'leases@billing.test');
+    const client = stack.client.withKey(apiKey);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await client.post('/v1/ip/intel', { ip: '8.8.8.8' })).status, 200);
+    const ledger = await browser.get('/ledger');
+    const leaseRows = ledger.body.data.filter((e: any) => e.reason.startsWith('lease_'));
+    assert.ok(leaseRows.length > 0, JSON.stringify(ledger.body.data));
+    assert.ok(leaseRows.every((e: any) => e.reference === null));
+    // The instance stays recorded for operators.
+    const [row] = await stack.dataSource.query(
+      `SELECT reference FROM credit_ledger WHERE account_id = $1 AND reason = 'lease_reserved' LIMIT 1`,
+      [accountId],
+    );
+    assert.ok(typeof row.reference === 'string' && row.reference.length > 0);
+  });
+
   it('is tenant-scoped: ids of another account answer 404 and lists stay separate', async () => {
     const a = await consoleUser(stack, 50, 'a@tenants.test');
     const b = await consoleUser(stack, 50, 'b@tenants.test');

@@ -206,6 +206,27 @@ describe('credit leases: two API instances on one database', () => {
     assert.equal((await client.get('/v1/ping')).body.credits_remaining, 2_000 - 7);
   });
 
+  it('a top-up answers the balance ping shows, credits held in leases included', async () => {
+    const { accountId, apiKey } = await a.account(2_000);
+    const client = a.client.withKey(apiKey);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await client.post('/v1/ip/intel', { ip: '8.8.8.8' })).status, 200);
+    const held: { held: string }[] = await a.dataSource.query(
+      `SELECT COALESCE(sum(granted - spent - released), 0) AS held FROM credit_leases
+       WHERE account_id = $1 AND closed_at IS NULL`,
+      [accountId],
+    );
+    assert.ok(Number(held[0].held) > 0, 'the calls were paid from an open lease');
+    const topUp = await a.client.post(
+      `/admin/accounts/${accountId}/credits`,
+      { amount: 500 },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
+    assert.equal(topUp.status, 200);
+    assert.equal(topUp.body.credits_balance, 2_000 - 3 + 500);
+    assert.equal((await client.get('/v1/ping')).body.credits_remaining, 2_000 - 3 + 500);
+  });
+
   it('kill -9 of an instance: its lease is recovered, at most the calls since its last settle go unbilled, nothing is overcharged', async () => {
     const { accountId, apiKey } = await a.account(1_000);
     const port = await freePort();

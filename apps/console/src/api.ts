@@ -88,17 +88,6 @@ export interface UsageDay {
   credits: number;
 }
 
-export interface LedgerEntry {
-  id: string;
-  created_at: string;
-  reason: string;
-  key_id: string | null;
-  key_name: string | null;
-  delta: number;
-  balance_after: number;
-  reference: string | null;
-}
-
 export interface Delivery {
   job_id: string;
   attempt: number;

@@ -15,4 +15,4 @@ export {
   type ConsoleUser,
   type SignInLink,
 } from './console/console-users.service';
-export { LedgerReader, type LedgerEntryView, type LedgerPage } from './ledger.reader';
+export { LedgerReader } from './ledger.reader';

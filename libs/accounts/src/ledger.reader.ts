@@ -1,24 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { LedgerPage } from '@verity/contracts/wire';
 import { ApiKeyEntity, LedgerEntryEntity } from '@verity/database';
 
-/** One ledger row as the console's billing page shows it. */
-export interface LedgerEntryView {
-  id: string;
-  created_at: string;
-  reason: string;
-  key_id: string | null;
-  key_name: string | null;
-  delta: number;
-  balance_after: number;
-  reference: string | null;
-}
-
-/** A page of the ledger, newest first; `next_before` fetches the following (older) page. */
-export interface LedgerPage {
-  data: LedgerEntryView[];
-  next_before: string | null;
-}
+/**
+ * Lease movements (docs/credits.md) reference the API instance that reserved the credits: an
+ * operator's detail (it stays in the table), not something the account's billing page shows.
+ */
+const INSTANCE_REFERENCED = new Set(['lease_reserved', 'lease_released', 'lease_recovered']);
 
 /** Reads an account's ledger by pages on the (account_id, id) index (the query builder's raw rows: a join's columns, not entities). */
 @Injectable()
@@ -55,7 +44,7 @@ export class LedgerReader {
       key_name: r.key_name,
       delta: Number(r.delta),
       balance_after: Number(r.balance_after),
-      reference: r.reference,
+      reference: INSTANCE_REFERENCED.has(r.reason) ? null : r.reference,
     }));
     return { data, next_before: rows.length > limit ? data[data.length - 1].id : null };
   }

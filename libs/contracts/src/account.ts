@@ -41,3 +41,23 @@ export interface ExplainedVerifyResult extends VerifyResult {
   fraud_base: number;
   reasons: ExplainedReason[];
 }
+
+/** One ledger row as the console's billing page shows it. */
+export interface LedgerEntry {
+  id: string;
+  created_at: string;
+  /** `top_up`, `grant`, an operation (a call's debit or refund), `batch_*` or `lease_*`. */
+  reason: string;
+  key_id: string | null;
+  key_name: string | null;
+  delta: number;
+  balance_after: number;
+  /** What the movement is about (a job or request id); null on lease movements. */
+  reference: string | null;
+}
+
+/** A page of the ledger, newest first; `next_before` fetches the following (older) page. */
+export interface LedgerPage {
+  data: LedgerEntry[];
+  next_before: string | null;
+}

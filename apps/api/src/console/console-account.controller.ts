@@ -1,13 +1,8 @@
 import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import {
-  CreditLeases,
-  LedgerReader,
-  UsageService,
-  type LedgerPage,
-  type UsageDay,
-} from '@verity/accounts';
+import { CreditLeases, LedgerReader, UsageService, type UsageDay } from '@verity/accounts';
+import type { LedgerPage } from '@verity/contracts/wire';
 import { BatchJobRepository } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { CREDIT_COST } from '@verity/contracts';

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, type LedgerEntry } from '../api';
+import type { LedgerPage } from '@verity/contracts/account';
+import { api } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/states';
 import { formatNumber, formatTime, operationLabel } from '../format';
 import { useLoad } from '../use-load';
@@ -20,11 +21,7 @@ export function BillingPage({ session }: PageProps) {
   const before = cursors[cursors.length - 1];
   const balance = useLoad(() => api<{ credits_balance: number }>('GET', '/overview'));
   const ledger = useLoad(
-    () =>
-      api<{ data: LedgerEntry[]; next_before: string | null }>(
-        'GET',
-        `/ledger?limit=25${before ? `&before=${before}` : ''}`,
-      ),
+    () => api<LedgerPage>('GET', `/ledger?limit=25${before ? `&before=${before}` : ''}`),
     [before],
   );
   const origin = location.origin;
