@@ -56,12 +56,10 @@ export class ConsoleAuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SessionView> {
     assertSameOrigin(request, this.config.CONSOLE_URL);
-    await this.throttle.check(body.email, request.ip);
+    await this.throttle.admit(body.email, request.ip);
     const user = await this.users.authenticate(body.email, body.password);
-    if (!user) {
-      await this.throttle.fail(body.email, request.ip);
-      throw new VerityError('unauthorized', WRONG_CREDENTIALS);
-    }
+    if (!user) throw new VerityError('unauthorized', WRONG_CREDENTIALS);
+    await this.throttle.succeeded(body.email, request.ip);
     return this.signIn(user, request, reply);
   }
 
