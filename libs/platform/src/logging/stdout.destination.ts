@@ -21,17 +21,21 @@ let shared: pino.DestinationStream | undefined;
  */
 export function stdoutDestination(): pino.DestinationStream {
   if (shared) return shared;
-  // Synchronous writes: nothing sits in a write queue that a crash would lose, and a flush
-  // right after a buffered write cannot overtake it.
-  const out = pino.destination({
-    dest: 1,
-    minLength: BATCH_BYTES,
-    maxWrite: 4 * BATCH_BYTES, // must exceed minLength
-    sync: true,
-  });
+  // Synchronous writes (sonic-boom retries EAGAIN): nothing sits in a write queue that a crash
+  // would lose, and a flush cannot be overtaken. The lines are gathered here rather than in
+  // sonic-boom's own buffer (minLength), which measures the whole pending string on every
+  // write: with 16 KiB pending that re-flattened ~8 KiB per line, a third of all a single API
+  // call allocated.
+  const out = pino.destination({ dest: 1, sync: true });
+  let pending: string[] = [];
+  let size = 0;
   const flush = () => {
+    if (pending.length === 0) return;
+    const batch = pending.join('');
+    pending = [];
+    size = 0;
     try {
-      out.flushSync();
+      out.write(batch);
     } catch {
       // stdout is gone (EPIPE, closed): nowhere to write, and logging must not throw.
     }
@@ -40,8 +44,9 @@ export function stdoutDestination(): pino.DestinationStream {
     [NEEDS_METADATA]: true,
     lastLevel: 0,
     write(line: string): void {
-      out.write(line);
-      if (stream.lastLevel >= WARN) flush();
+      pending.push(line);
+      size += line.length;
+      if (size >= BATCH_BYTES || stream.lastLevel >= WARN) flush();
     },
   };
   process.on('exit', flush);
