@@ -1,6 +1,6 @@
-import { Agent, request } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { LoadResult } from './load';
+import { rawPost, RawHttpPool } from './raw-http.client';
 
 export interface PacedLoadOptions {
   label: string;
@@ -8,7 +8,12 @@ export interface PacedLoadOptions {
   /** Requests per second, spread evenly (≈1 ms ticks), open loop. */
   rate: number;
   durationS: number;
-  /** Keep-alive sockets the client may open (more are never needed at a sustainable rate). */
+  /**
+   * Keep-alive connections the client opens. An open-loop client needs enough that a request
+   * never waits for a free one (many callers, as in front of a real API): with only as many as
+   * the closed-loop runs use, requests queued in the client's own pool, and that wait counted
+   * as server latency. `poolWaitP99` shows whether any wait remains.
+   */
   maxSockets: number;
   headers?: Record<string, string>;
   bodies: string[];
@@ -22,6 +27,9 @@ export interface PacedLoadResult extends LoadResult {
   /** How late the client sent requests after their scheduled time (its own timer and stalls), ms. */
   sendLagP99: number;
   sendLagMax: number;
+  /** How long requests waited in the client's socket pool before being written, ms. */
+  poolWaitP99: number;
+  poolWaitMax: number;
   /** The client's event-loop delay (node:perf_hooks), ms: its own stalls. */
   clientLoopDelayP99: number;
   clientLoopDelayMax: number;
@@ -37,12 +45,14 @@ export interface PacedLoadResult extends LoadResult {
  * send, how late sends were and the client's own event-loop delay are reported next to it, so a
  * stall of the client is not mistaken for one of the server.
  */
-export function runPacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult> {
+export async function runPacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult> {
   const target = new URL(options.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets });
+  const pool = await RawHttpPool.open(target, options.maxSockets);
+  const requests = options.bodies.map((body) => rawPost(target, body, options.headers ?? {}));
   const samples: number[] = [];
   const fromSend: number[] = [];
   const sendLag: number[] = [];
+  const poolWait: number[] = [];
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   let non2xx = 0;
   let errors = 0;
@@ -56,12 +66,13 @@ export function runPacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult
   return new Promise((resolve) => {
     const finish = () => {
       loopDelay.disable();
-      agent.destroy();
+      pool.close();
       const sorted = Float64Array.from(samples).sort();
       const pick = (p: number, from: Float64Array = sorted) =>
         from[Math.min(from.length - 1, Math.max(0, Math.ceil(p * from.length) - 1))] ?? Number.NaN;
       const sent = Float64Array.from(fromSend).sort();
       const lag = Float64Array.from(sendLag).sort();
+      const waited = Float64Array.from(poolWait).sort();
       const elapsedS = (performance.now() - start) / 1000;
       resolve({
         label: options.label,
@@ -79,47 +90,31 @@ export function runPacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult
         fromSendMax: sent.length > 0 ? sent[sent.length - 1] : Number.NaN,
         sendLagP99: pick(0.99, lag),
         sendLagMax: lag.length > 0 ? lag[lag.length - 1] : Number.NaN,
+        poolWaitP99: pick(0.99, waited),
+        poolWaitMax: waited.length > 0 ? waited[waited.length - 1] : Number.NaN,
         clientLoopDelayP99: loopDelay.percentile(99) / 1e6,
         clientLoopDelayMax: loopDelay.max / 1e6,
       });
     };
     const send = () => {
-      const body = options.bodies[issued % options.bodies.length];
+      const request = requests[issued % requests.length];
       const scheduled = start + issued * interval;
       issued++;
       const t0 = performance.now();
       sendLag.push(t0 - scheduled);
-      const req = request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-            ...options.headers,
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            const status = res.statusCode ?? 0;
-            const now = performance.now();
-            if (status >= 200 && status < 300) {
-              samples.push(now - scheduled);
-              fromSend.push(now - t0);
-            } else non2xx++;
-            if (++done === total) finish();
-          });
+      pool.send(
+        request,
+        () => poolWait.push(performance.now() - t0),
+        (answer) => {
+          const now = performance.now();
+          if ('error' in answer) errors++;
+          else if (answer.status >= 200 && answer.status < 300) {
+            samples.push(now - scheduled);
+            fromSend.push(now - t0);
+          } else non2xx++;
+          if (++done === total) finish();
         },
       );
-      req.on('error', () => {
-        errors++;
-        if (++done === total) finish();
-      });
-      req.end(body);
     };
     const tick = () => {
       // Request i is due at start + i * interval.
