@@ -105,4 +105,34 @@ describe('chunkMessage', () => {
     assert.deepEqual(text(rows.slice(2, 2)), []);
     assert.equal(collector.take().length, 0);
   });
+
+  it('frames collector rows in their own buffer, and copies when that room is used up', () => {
+    const collector = new JsonRowsCollector();
+    for (const v of ['a@x.io', 'b"c@x.io']) {
+      const b = Buffer.from(v);
+      collector.add(b, 0, b.length);
+    }
+    const chunk = { chunkNo: 7, firstRow: 35, rows: collector.take() };
+    const expected = encodeMessage({
+      v: 1,
+      jobId: JOB,
+      type: 'email',
+      chunkNo: 7,
+      firstRow: 35,
+      rows: ['a@x.io', 'b"c@x.io'],
+    });
+    const first = chunkMessage(JOB, 'email', chunk);
+    assert.deepEqual(first, expected);
+    assert.equal(first.buffer, chunk.rows.json.buffer, 'the first framing copies nothing');
+    const second = chunkMessage(JOB, 'email', { ...chunk, chunkNo: 8 });
+    assert.notEqual(second.buffer, chunk.rows.json.buffer);
+    assert.deepEqual(decodeChunk(second)?.chunkNo, 8);
+    assert.deepEqual(first, expected, 'the second framing left the first message alone');
+    // The next chunk's rows get a buffer of their own: the first message is not overwritten.
+    const b = Buffer.from('z@x.io');
+    collector.add(b, 0, b.length);
+    const next = chunkMessage(JOB, 'email', { ...chunk, chunkNo: 9, rows: collector.take() });
+    assert.deepEqual(decodeChunk(next)?.rows, ['z@x.io']);
+    assert.deepEqual(first, expected);
+  });
 });

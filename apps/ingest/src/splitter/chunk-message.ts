@@ -7,7 +7,7 @@ const TAIL = Buffer.from(']}', 'utf8');
 /**
  * The chunk message for the row bus, byte for byte what
  * `encodeMessage({ v: 1, jobId, type, chunkNo, firstRow, rows })` writes for the same rows,
- * without building a string per row.
+ * without building a string per row, and written around the rows where they lie (JsonRows.framed).
  */
 export function chunkMessage(jobId: string, type: BatchType, chunk: RowChunk<JsonRows>): Buffer {
   const head = Buffer.from(
@@ -15,5 +15,5 @@ export function chunkMessage(jobId: string, type: BatchType, chunk: RowChunk<Jso
       `"chunkNo":${chunk.chunkNo},"firstRow":${chunk.firstRow},"rows":[`,
     'utf8',
   );
-  return Buffer.concat([head, chunk.rows.json, TAIL]);
+  return chunk.rows.framed(head, TAIL);
 }

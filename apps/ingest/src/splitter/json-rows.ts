@@ -4,6 +4,10 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 
+/** Bytes kept free before and after a chunk's rows, for its message's head and tail. */
+const HEAD_ROOM = 256;
+const TAIL_ROOM = 8;
+
 /**
  * The rows of a chunk as the elements of a JSON array of strings, without the brackets, byte
  * for byte as JSON.stringify writes them; `starts` holds where each row begins, so a chunk can
@@ -13,10 +17,31 @@ export class JsonRows {
   constructor(
     readonly json: Buffer,
     private readonly starts: readonly number[],
+    /** Free bytes the collector left before and after `json` in its buffer (none in a slice). */
+    private readonly room: { before: number; after: number } = { before: 0, after: 0 },
   ) {}
 
   get length(): number {
     return this.starts.length;
+  }
+
+  /**
+   * `head`, the rows, `tail` as one buffer. Rows straight from the collector have room around
+   * them in a buffer of their own: head and tail are written there and nothing is copied. The
+   * framing is written once; a second call (or a slice, whose neighbours share the buffer) copies.
+   */
+  framed(head: Buffer, tail: Buffer): Buffer {
+    const { before, after } = this.room;
+    if (head.length > before || tail.length > after) return Buffer.concat([head, this.json, tail]);
+    this.room.before = this.room.after = 0;
+    const whole = Buffer.from(
+      this.json.buffer,
+      this.json.byteOffset - head.length,
+      head.length + this.json.length + tail.length,
+    );
+    head.copy(whole, 0);
+    tail.copy(whole, head.length + this.json.length);
+    return whole;
   }
 
   /** Rows `from` … `to` (exclusive), like Array.prototype.slice with non-negative bounds. */
@@ -40,13 +65,14 @@ export class JsonRows {
  * and JSON.stringify escapes nothing else in it, so the bytes are the same either way.
  */
 export class JsonRowsCollector implements RowCollector<JsonRows> {
+  // Rows are written from HEAD_ROOM on; `len` is where the next byte goes.
   private buf = Buffer.allocUnsafe(1 << 18);
-  private len = 0;
+  private len = HEAD_ROOM;
   private starts: number[] = [];
 
   add(bytes: Buffer, start: number, end: number): void {
-    // Worst case of the copy: quotes and a comma around the value.
-    this.reserve(end - start + 3);
+    // Worst case of the copy: quotes and a comma around the value, and the message's tail.
+    this.reserve(end - start + 3 + TAIL_ROOM);
     const buf = this.buf;
     let pos = this.len;
     if (this.starts.length > 0) buf[pos++] = COMMA;
@@ -62,22 +88,29 @@ export class JsonRowsCollector implements RowCollector<JsonRows> {
     }
     buf[pos++] = QUOTE;
     this.len = pos;
-    this.starts.push(rowStart);
+    this.starts.push(rowStart - HEAD_ROOM);
   }
 
+  /** The rows added since the last call; they keep this buffer, and the next rows get a new one. */
   take(): JsonRows {
-    const rows = new JsonRows(Buffer.from(this.buf.subarray(0, this.len)), this.starts);
-    this.len = 0;
+    const buf = this.buf;
+    const end = this.len;
+    const rows = new JsonRows(buf.subarray(HEAD_ROOM, end), this.starts, {
+      before: HEAD_ROOM,
+      after: buf.length - end,
+    });
+    this.buf = Buffer.allocUnsafe(buf.length);
+    this.len = HEAD_ROOM;
     this.starts = [];
     return rows;
   }
 
   private addEscaped(value: string, rowStart: number): void {
     const json = JSON.stringify(value);
-    this.reserve(rowStart - this.len + Buffer.byteLength(json, 'utf8'));
+    this.reserve(rowStart - this.len + Buffer.byteLength(json, 'utf8') + TAIL_ROOM);
     if (this.starts.length > 0) this.buf[rowStart - 1] = COMMA; // reserve keeps only len bytes
     this.len = rowStart + this.buf.write(json, rowStart, 'utf8');
-    this.starts.push(rowStart);
+    this.starts.push(rowStart - HEAD_ROOM);
   }
 
   private reserve(bytes: number): void {
