@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
-import { BatchJobRepository } from '@verity/batch';
+import { BatchJobHousekeeping } from '@verity/batch';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 
@@ -11,11 +11,11 @@ import { METRICS } from '@verity/platform';
 @Injectable()
 export class JobIdleSource implements OnModuleInit {
   constructor(
-    private readonly repository: BatchJobRepository,
+    private readonly housekeeping: BatchJobHousekeeping,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {}
 
   onModuleInit(): void {
-    this.metrics?.setJobIdleSource(() => this.repository.longestIdle());
+    this.metrics?.setJobIdleSource(() => this.housekeeping.longestIdle());
   }
 }

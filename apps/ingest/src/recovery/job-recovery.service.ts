@@ -5,7 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { batchNames, type BatchNames, BatchJobRepository, ingestJobId } from '@verity/batch';
+import { batchNames, type BatchNames, BatchJobHousekeeping, ingestJobId } from '@verity/batch';
 import { JOB_QUEUE, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { SPLIT_ATTEMPTS } from '../splitter/splitter.service';
@@ -24,7 +24,7 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
   private readonly task = new PeriodicTask(this.log, 'recovery sweep');
 
   constructor(
-    private readonly repository: BatchJobRepository,
+    private readonly housekeeping: BatchJobHousekeeping,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -47,7 +47,7 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
 
   /** Re-enqueues abandoned jobs; returns how many were handed over. */
   async sweep(queuedMs: number, stallMs: number): Promise<number> {
-    const ids = await this.repository.findAbandoned(queuedMs, stallMs);
+    const ids = await this.housekeeping.findAbandoned(queuedMs, stallMs);
     if (ids.length === 0) return 0;
     await this.queue.addBulk(
       this.names.ingestQueue,

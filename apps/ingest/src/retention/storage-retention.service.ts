@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { BLOB_STORE, type BlobStore } from '@verity/ports';
-import { BatchJobRepository, resultsPrefix } from '@verity/batch';
+import { BatchJobHousekeeping, resultsPrefix } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { PeriodicTask } from '../recovery/periodic-task';
 
@@ -40,7 +40,7 @@ export class StorageRetentionService implements OnApplicationBootstrap, BeforeAp
   private readonly task = new PeriodicTask(this.log, 'storage sweep');
 
   constructor(
-    private readonly repository: BatchJobRepository,
+    private readonly housekeeping: BatchJobHousekeeping,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -58,11 +58,11 @@ export class StorageRetentionService implements OnApplicationBootstrap, BeforeAp
     const cutoff = new Date(now.getTime() - this.config.RESULT_RETENTION_DAYS * 86_400_000);
     let purgedJobs = 0;
     for (;;) {
-      const jobs = await this.repository.findExpired(cutoff, PURGE_BATCH);
+      const jobs = await this.housekeeping.findExpired(cutoff, PURGE_BATCH);
       for (const job of jobs) {
         await this.blobs.deletePrefix(resultsPrefix(job.id));
         await this.blobs.delete(job.uploadKey);
-        await this.repository.markPurged(job.id);
+        await this.housekeeping.markPurged(job.id);
       }
       purgedJobs += jobs.length;
       if (jobs.length < PURGE_BATCH) break;

@@ -1,6 +1,7 @@
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@verity/accounts';
+import { BatchJobHousekeeping } from './batch-job.housekeeping';
 import { BatchJobRepository } from './batch-job.repository';
 import { BatchJobsService } from './batch-jobs.service';
 import { SigningSecretProvider } from './signing-secret.provider';
@@ -8,7 +9,19 @@ import { SigningSecretProvider } from './signing-secret.provider';
 /** Batch job storage and lifecycle. Needs CoreModule (DataSource, APP_CONFIG, METRICS) from the host. */
 @Module({
   imports: [AccountsModule],
-  providers: [BatchJobRepository, BatchJobsService, SigningSecretProvider, WebhookDeliveries],
-  exports: [BatchJobRepository, BatchJobsService, SigningSecretProvider, WebhookDeliveries],
+  providers: [
+    BatchJobRepository,
+    BatchJobHousekeeping,
+    BatchJobsService,
+    SigningSecretProvider,
+    WebhookDeliveries,
+  ],
+  exports: [
+    BatchJobRepository,
+    BatchJobHousekeeping,
+    BatchJobsService,
+    SigningSecretProvider,
+    WebhookDeliveries,
+  ],
 })
 export class BatchJobsModule {}

@@ -7,6 +7,7 @@ export {
   type ChunkCompletion,
   type NewBatchJob,
 } from './batch-job.repository';
+export { BatchJobHousekeeping } from './batch-job.housekeeping';
 export {
   BatchJobsService,
   BATCH_DEBIT_REASON,
