@@ -3,7 +3,7 @@
 // assumptions: docs/scaling.md.
 //
 // Options: --rows-per-second N (required), --figures PATH, --utilisation 0.7 (planned fraction
-// of a core per replica), --scorer-concurrency 2, --chunk-rows 5000 (the deployment's settings).
+// of a core per replica), --scorer-concurrency 2, --chunk-rows 10000 (the deployment's settings).
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BATCH_KINDS, loadBenchFigures } from './capacity/bench-figures';

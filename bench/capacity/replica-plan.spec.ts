@@ -45,8 +45,8 @@ describe('planReplicas', () => {
   it('gives every scorer its concurrent partitions, twice over', () => {
     const p = planReplicas(email, 1_000_000);
     assert.equal(p.kafka.partitions, 2 * 12 * DEFAULT_PLAN_OPTIONS.scorerConcurrency);
-    // Two messages (the chunk and its progress report) per 5,000 rows.
-    assert.equal(p.kafka.messagesPerSecond, 400);
+    // Two messages (the chunk and its progress report) per 10,000 rows.
+    assert.equal(p.kafka.messagesPerSecond, 200);
   });
 
   it('bounds one job by one ingest core', () => {

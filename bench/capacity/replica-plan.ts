@@ -19,7 +19,7 @@ export const S3_PUT_USD_PER_THOUSAND = 0.005;
 export const DEFAULT_PLAN_OPTIONS: PlanOptions = {
   utilisation: 0.7,
   scorerConcurrency: 2,
-  chunkRows: 5_000,
+  chunkRows: 10_000,
   s3UsdPerThousandRequests: S3_PUT_USD_PER_THOUSAND,
 };
 

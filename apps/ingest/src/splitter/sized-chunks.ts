@@ -14,7 +14,7 @@ export interface EncodedChunk<R> {
 
 /**
  * Re-cuts chunks so no message exceeds `maxBytes` (Kafka refuses messages above its
- * max.message.bytes, 1 MB by default, and 5,000 rows of 4 KiB lines would be 20 MB): each
+ * max.message.bytes, 1 MB by default, and 10,000 rows of 4 KiB lines would be 40 MB): each
  * chunk is encoded once, and one whose message is too large is halved (and the halves
  * encoded) until it fits. Chunks are renumbered 0, 1, 2, … in order, so the numbering still
  * depends only on the file and a re-split re-emits identical chunks. A resumed split passes

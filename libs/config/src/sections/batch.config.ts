@@ -18,11 +18,13 @@ export const batchSchema = z.object({
   BATCH_MAX_ROWS: envInt(1_000_000),
   BATCH_MAX_BYTES: envInt(200 * 1024 * 1024),
   /**
-   * Rows per chunk message. 5,000 keeps per-chunk costs (a part object, two Kafka messages, a
-   * database statement, offset commits) small next to the scoring, and a chunk of emails
-   * well under Kafka's 1 MB message limit; larger rows make the splitter halve a chunk.
+   * Rows per chunk message. 10,000 keeps per-chunk costs (a part object written and read back,
+   * two Kafka messages and their offset commits, a database statement) small next to the
+   * scoring: against 5,000 it cut every process's CPU per row, ingest's by a fifth
+   * (docs/benchmarks.md), and a chunk of emails (about 310 KB) stays under the 512 KiB message
+   * cap; longer rows make the splitter halve a chunk.
    */
-  BATCH_CHUNK_ROWS: envInt(5_000),
+  BATCH_CHUNK_ROWS: envInt(10_000),
   DOWNLOAD_URL_TTL_SECONDS: envInt(3_600),
   /**
    * Days a result file is kept after its job ended; then ingest deletes it and a download
