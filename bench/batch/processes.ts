@@ -27,9 +27,14 @@ export function startProcess(
   profileDir?: string,
   port?: number,
 ): Promise<BenchProcess> {
-  const execArgv = profileDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
-    : [];
+  // BENCH_NODE_ARGS: extra node/V8 flags for every child, for experiments (V8 flags such as
+  // --no-memory-reducer are refused in NODE_OPTIONS).
+  const execArgv = [
+    ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ...(profileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+      : []),
+  ];
   return startDeployable(kind, name, env, logDir, {
     execArgv,
     port,
