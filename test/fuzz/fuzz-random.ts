@@ -1,30 +1,13 @@
-/** A seeded PRNG (mulberry32) and the value generators the fuzz suite draws from. */
-export class FuzzRandom {
-  private state: number;
+import { SeededRandom } from '@verity/testing';
 
-  constructor(readonly seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** A float in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
+/** The seeded PRNG with the value generators the fuzz suite draws from. */
+export class FuzzRandom extends SeededRandom {
   int(max: number): number {
     return Math.floor(this.next() * max);
   }
 
   chance(p: number): boolean {
     return this.next() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)];
   }
 
   /** Strings that have broken parsers and databases before, and plain plausible ones. */

@@ -25,3 +25,5 @@ export * from './dns/loopback-dns.server';
 export * from './hlr/hlr-lookups.fake-server';
 export * from './quality/email.typo.quality';
 export * from './properties/fraud.generators';
+export { SeededRandom } from './seeded-random';
+export { startHttpProxy, type HttpProxy, type HttpProxyHooks } from './http-proxy';

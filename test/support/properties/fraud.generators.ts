@@ -9,24 +9,10 @@ import type {
   PhoneFields,
 } from '@verity/contracts';
 import type { FraudInput, SignalKind } from '@verity/validation';
+import { SeededRandom } from '../seeded-random';
 
-/** Small deterministic PRNG (mulberry32) with the helpers the generators need. */
-export class Rng {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform float in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
+/** The seeded PRNG with the helpers the generators need. */
+export class Rng extends SeededRandom {
   /** Uniform integer in [lo, hi]. */
   int(lo: number, hi: number): number {
     return lo + Math.floor(this.next() * (hi - lo + 1));
@@ -34,10 +20,6 @@ export class Rng {
 
   bool(pTrue = 0.5): boolean {
     return this.next() < pTrue;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(0, items.length - 1)];
   }
 }
 

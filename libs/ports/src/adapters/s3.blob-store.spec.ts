@@ -1,49 +1,21 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Agent, createServer, request, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { backendGate } from '@verity/testing';
+import { backendGate, startHttpProxy } from '@verity/testing';
 import { S3BlobStore } from './s3.blob-store';
 
 const s3 = backendGate('S3_ENDPOINT');
 
 /** A loopback proxy to S3_ENDPOINT that records each request's method, path and headers. */
 async function recordingProxy() {
-  const target = new URL(process.env.S3_ENDPOINT!);
-  const agent = new Agent({ keepAlive: true });
   const seen: { method: string; path: string; headers: IncomingHttpHeaders }[] = [];
-  const server = createServer((req, res) => {
-    seen.push({ method: req.method!, path: req.url!, headers: req.headers });
-    const up = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-        agent,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    up.on('error', () => res.destroy());
-    req.pipe(up);
+  const proxy = await startHttpProxy(process.env.S3_ENDPOINT!, {
+    onRequest: (req) => seen.push({ method: req.method!, path: req.url!, headers: req.headers }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      agent.destroy();
-    },
-  };
+  return { ...proxy, seen };
 }
 
 describe('S3BlobStore on the wire', { skip: s3.skip }, () => {
