@@ -52,8 +52,8 @@ export class BatchJobHousekeeping {
   /**
    * Per unfinished status, the longest time one job has gone without a scored chunk (counted
    * from its creation until its first chunk), 0 when no job has the status: what the
-   * no-progress alert watches. A re-split
-   * touches updated_at, so progress is read from batch_chunks instead.
+   * no-progress alert watches. A re-split touches updated_at, so progress is read from
+   * batch_chunks instead.
    */
   async longestIdle(): Promise<{ status: 'queued' | 'processing'; idleSeconds: number }[]> {
     // Raw SQL: a correlated aggregate per job, then per status; one read for the metric.

@@ -62,9 +62,9 @@ const ASSEMBLY_LEASE_MS = 30_000;
 const READY = "status = 'processing' AND chunk_count IS NOT NULL AND chunks_done = chunk_count";
 
 /**
- * The batch_jobs and batch_chunks tables, through TypeORM (repositories, query builder). Raw
- * SQL only for the group commit of chunk completions and the no-progress report, each with
- * its reason. Reads on behalf of a tenant take its account id (`…ForAccount`); the
+ * The job lifecycle on the batch_jobs and batch_chunks tables, through TypeORM (repositories,
+ * query builder); retention, recovery and the no-progress report are in BatchJobHousekeeping.
+ * Raw SQL only for the group commit of chunk completions, with its reason. Reads on behalf of a tenant take its account id (`…ForAccount`); the
  * `…ForWorker` reads are for the pipeline and the signed download, where the job id itself is
  * the authority (it came from a trusted queue or a valid signature).
  */
