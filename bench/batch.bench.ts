@@ -194,7 +194,12 @@ interface DistributedResult {
   scaling: Record<string, JobCost>;
   idle: { api: number; ingest: number; scorer: number };
   rss: { before: number; peakPolled: number; hwm: number; hwmReset: boolean; uploadMs: number };
+  /** VmRSS and VmHWM (MiB) of ingest and the first scorer, a while after the last job. */
+  workerRss: Record<'ingest' | 'scorer', { rss: number; hwm: number }>;
 }
+
+/** How long the workers sit idle after the last job before their RSS is read. */
+const WORKER_RSS_SETTLE_MS = 15_000;
 
 /** Seconds a fresh process gets to settle (JIT, group joins, first timers) before idle is read. */
 // V8's memory reducer runs major collections for a while after start-up's allocation stops
@@ -320,6 +325,20 @@ async function distributed(
     await addScorer('scorer-c');
     scaling['3'] = (await measure('email', 3)).cost;
 
+    // What the workers keep once the jobs are over (ingest runs without V8's memory reducer,
+    // which would shrink its heap while idle: docs/operations.md, "Node flags").
+    await sleep(WORKER_RSS_SETTLE_MS);
+    const workerRss: DistributedResult['workerRss'] = {
+      ingest: await readRss(ingest.pid),
+      scorer: await readRss(scorerA.pid),
+    };
+    console.log(
+      `  RSS ${WORKER_RSS_SETTLE_MS / 1000} s after the last job (VmRSS, peak VmHWM since start): ` +
+        Object.entries(workerRss)
+          .map(([name, r]) => `${name} ${r.rss.toFixed(0)} MiB (peak ${r.hwm.toFixed(0)} MiB)`)
+          .join(', '),
+    );
+
     // Peak RSS of the API during a big upload, with the workers stopped so the job stays queued.
     for (const p of procs.filter((p) => p !== api)) await p.stop();
     procs.splice(0, procs.length, api);
@@ -341,6 +360,7 @@ async function distributed(
       scaling,
       idle,
       rss: { before, peakPolled, hwm, hwmReset, uploadMs },
+      workerRss,
     };
   } finally {
     for (const p of procs) await p.stop();
@@ -474,6 +494,7 @@ async function main(): Promise<void> {
         scaling: dist.scaling,
         idle: dist.idle,
         apiUploadPeakRssMiB: peak,
+        workerRssMiB: dist.workerRss,
       });
       await mkdir(RESULTS_DIR, { recursive: true });
       await writeFile(join(RESULTS_DIR, 'batch-latest.json'), JSON.stringify(json, null, 2) + '\n');

@@ -141,6 +141,8 @@ export function resultsJson(options: {
   scaling: Record<string, JobCost>;
   idle: { api: number; ingest: number; scorer: number };
   apiUploadPeakRssMiB?: number;
+  /** VmRSS and VmHWM (MiB) of the workers a while after the last job. */
+  workerRssMiB?: Record<string, { rss: number; hwm: number }>;
 }): unknown {
   const kinds: Record<string, unknown> = {};
   for (const [kind, c] of Object.entries(options.table)) {
@@ -194,5 +196,6 @@ export function resultsJson(options: {
     ...(options.apiUploadPeakRssMiB === undefined
       ? {}
       : { apiUploadPeakRssMiB: options.apiUploadPeakRssMiB }),
+    ...(options.workerRssMiB === undefined ? {} : { workerRssMiB: options.workerRssMiB }),
   };
 }

@@ -4,6 +4,7 @@ import {
   asArray,
   asObject,
   at,
+  deployableCommand,
   readRepoFile,
   readYaml,
   repoPathExists,
@@ -115,11 +116,10 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs each app from the entrypoint npm scripts use', () => {
-    const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string> };
     for (const app of APPS) {
-      const command = asArray(service(app).command, `${app}.command`).map(str).join(' ');
-      assert.equal(command, `node dist/apps/${app}/src/main.js`);
-      assert.equal(pkg.scripts[`start:${app}`], command);
+      const command = asArray(service(app).command, `${app}.command`).map(str);
+      assert.deepEqual(command, deployableCommand(app));
+      assert.equal(command.at(-1), `dist/apps/${app}/src/main.js`);
       assert.equal(at(service(app), 'build', 'dockerfile'), 'Dockerfile');
     }
   });

@@ -29,6 +29,22 @@ export function readRepoFile(path: string): string {
   return readFileSync(join(repoRoot, path), 'utf8');
 }
 
+/** The deployables: each runs from the one image with its own command. */
+export type DeployableApp = 'api' | 'ingest' | 'scorer';
+
+/**
+ * A deployable's command line (`node`, its V8 flags, its entry point) as package.json's
+ * `start:<app>` script defines it: the reference that docker-compose, the Kubernetes manifests
+ * and the test and benchmark processes all use.
+ */
+export function deployableCommand(app: DeployableApp): string[] {
+  const pkg = JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string> };
+  const script = pkg.scripts[`start:${app}`];
+  if (!script?.startsWith('node '))
+    throw new Error(`package.json has no start:${app} node command`);
+  return script.split(' ').filter(Boolean);
+}
+
 /** Whether a repository path exists. */
 export function repoPathExists(path: string): boolean {
   return existsSync(join(repoRoot, path));

@@ -4,6 +4,7 @@ import {
   asArray,
   asObject,
   at,
+  deployableCommand,
   readRepoFile,
   type Json,
   type JsonObject,
@@ -85,7 +86,7 @@ function checkTree(label: string, rs: JsonObject[]): void {
         assert.equal(at(c, 'startupProbe', 'httpGet', 'path'), '/healthz');
         for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'])
           assert.equal(at(c, probe, 'httpGet', 'port'), 'http');
-        assert.deepEqual(asArray(c.command, 'command'), ['node', `dist/apps/${app}/src/main.js`]);
+        assert.deepEqual(asArray(c.command, 'command'), deployableCommand(app));
       }
     });
 

@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { deployableCommand, type DeployableApp } from '../deploy/deploy-files';
 
 /** A deployable started from dist/ as its own node process. */
 export interface Deployable {
@@ -26,12 +27,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-const ENTRY = {
-  api: ['dist/apps/api/src/main.js'],
-  ingest: ['dist/apps/ingest/src/main.js'],
-  scorer: ['dist/apps/scorer/src/main.js'],
-  verity: ['dist/apps/verity/src/main.js', 'start'],
-} as const;
+/** Node flags and entry point of each process kind: a deployable's as package.json starts it. */
+const ENTRY: Record<DeployableApp | 'verity', () => string[]> = {
+  api: () => deployableCommand('api').slice(1),
+  ingest: () => deployableCommand('ingest').slice(1),
+  scorer: () => deployableCommand('scorer').slice(1),
+  verity: () => ['dist/apps/verity/src/main.js', 'start'],
+};
 
 /** Extra node flags (e.g. --cpu-prof) and a hook that sees the child as soon as it is spawned. */
 export interface DeployableOptions {
@@ -53,7 +55,7 @@ export async function startDeployable(
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
   const child = spawn(
     process.execPath,
-    ['--enable-source-maps', ...(options.execArgv ?? []), ...ENTRY[kind]],
+    ['--enable-source-maps', ...(options.execArgv ?? []), ...ENTRY[kind]()],
     {
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],

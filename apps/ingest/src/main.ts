@@ -2,5 +2,5 @@ import 'reflect-metadata';
 import { runWorker } from '@verity/batch';
 import { IngestModule } from './ingest.module';
 
-/** The ingest deployable (splitter + assembler + webhooks): `node dist/apps/ingest/src/main.js`. */
+/** The ingest deployable (splitter + assembler + webhooks): `npm run start:ingest` (its node flags: docs/operations.md). */
 runWorker('verity-ingest', [IngestModule], false);
