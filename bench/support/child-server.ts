@@ -32,7 +32,12 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
       ...(process.env.NODE_PATH ? { NODE_PATH: process.env.NODE_PATH } : {}),
       ...options.env,
     },
-    execArgv: options.execArgv ?? [],
+    // BENCH_NODE_ARGS: extra node/V8 flags for every server child, bare and Verity alike (V8
+    // flags such as --no-memory-reducer are refused in NODE_OPTIONS).
+    execArgv: [
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ...(options.execArgv ?? []),
+    ],
     stdio: ['ignore', out, 'inherit', 'ipc'],
   });
   closeSync(out);
