@@ -15,6 +15,7 @@ import { formatLoad, runLoad, type LoadResult } from './support/load';
 import { formatLockWaits, withLockWaits } from './support/lock-waits';
 import { runPacedLoad } from './support/paced-load';
 import { tcpRetransmits } from './support/tcp-retransmits';
+import { deployableCommand } from '../test/deploy/deploy-files';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
@@ -24,6 +25,8 @@ const PACED_SOCKETS = Number(process.env.BENCH_PACED_SOCKETS ?? 64);
 /** High enough that the token bucket never refuses during the run; it still runs per request. */
 const RATE_LIMIT = '1000000000';
 const BODIES = BENCH_EMAILS.map((email) => JSON.stringify({ email }));
+/** The Verity server children run with the API deployable's node flags (package.json start:api). */
+const API_NODE_FLAGS = deployableCommand('api').slice(1, -1);
 
 function verityEnv(databaseUrl: string, metrics: boolean): Record<string, string> {
   return {
@@ -111,7 +114,7 @@ async function profile(databaseUrl: string, logDir: string): Promise<void> {
     script: 'verity-server.child.js',
     env: verityEnv(databaseUrl, true),
     stdoutPath: join(logDir, 'verity-profile.log'),
-    execArgv: ['--cpu-prof', '--cpu-prof-dir', profDir],
+    execArgv: [...API_NODE_FLAGS, '--cpu-prof', '--cpu-prof-dir', profDir],
   });
   try {
     await verityLoad(server, 'warm-up', WARMUP_S);
@@ -139,7 +142,8 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
   console.log(
     `verity: NODE_ENV=production, LOG_LEVEL=info (pino access log on, one line per request, written to the file ${logOn}), ` +
       `rate limit ${RATE_LIMIT}/s burst ${RATE_LIMIT} (token bucket still runs on every request, never refuses), ` +
-      `account with 1e9 credits (every call pays 1 credit, from the instance's credit lease: docs/credits.md), DNS from a loopback server`,
+      `account with 1e9 credits (every call pays 1 credit, from the instance's credit lease: docs/credits.md), DNS from a loopback server, ` +
+      `node flags of start:api: ${API_NODE_FLAGS.join(' ') || 'none'}`,
   );
   console.log('bare: Fastify, no logger, POST /echo returns the parsed JSON body');
   const servers: ChildServer[] = [];
@@ -155,12 +159,14 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
       script: 'verity-server.child.js',
       env: verityEnv(databaseUrl, true),
       stdoutPath: logOn,
+      execArgv: API_NODE_FLAGS,
     });
     servers.push(on);
     const off = await startChildServer({
       script: 'verity-server.child.js',
       env: verityEnv(databaseUrl, false),
       stdoutPath: logOff,
+      execArgv: API_NODE_FLAGS,
     });
     servers.push(off);
 
@@ -264,6 +270,7 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
       script: 'verity-server.child.js',
       env: { ...verityEnv(databaseUrl, true), BENCH_API_KEY: on.apiKey ?? '' },
       stdoutPath: '/dev/null',
+      execArgv: API_NODE_FLAGS,
     });
     servers.push(second);
     await verityLoad(second, 'warm-up', WARMUP_S);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readRepoFile } from './deploy-files';
+import { deployableCommand, readRepoFile } from './deploy-files';
 
 interface Stage {
   readonly from: string;
@@ -57,8 +57,9 @@ describe('Dockerfile', () => {
     const runtime = dockerfile[dockerfile.length - 1];
     const users = runtime.instructions.filter((i) => i.startsWith('USER '));
     assert.deepEqual(users, ['USER node']);
-    const cmd = runtime.instructions.find((i) => i.startsWith('CMD '));
-    assert.equal(cmd, 'CMD ["node", "dist/apps/api/src/main.js"]');
+    const cmd = runtime.instructions.find((i) => i.startsWith('CMD ')) ?? '';
+    // Exec form (a JSON array), the API as package.json's start:api runs it.
+    assert.deepEqual(JSON.parse(cmd.slice('CMD '.length)), deployableCommand('api'));
     const env = runtime.instructions.filter((i) => i.startsWith('ENV ')).join(' ');
     assert.match(env, /HOST=0\.0\.0\.0/);
   });
