@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One image for the three deployables; the command picks which one runs:
-#   node --heap-growing-percent=100 dist/apps/api/src/main.js |
+#   node dist/apps/api/src/main.js |
 #   node --no-memory-reducer --heap-growing-percent=100 dist/apps/ingest/src/main.js |
 #   node dist/apps/scorer/src/main.js (package.json's start:<app> scripts are the reference)
 
@@ -28,4 +28,4 @@ COPY bin ./bin
 USER node
 EXPOSE 8080
 # SIGTERM reaches node directly (exec form), so the app's graceful shutdown runs.
-CMD ["node", "--heap-growing-percent=100", "dist/apps/api/src/main.js"]
+CMD ["node", "dist/apps/api/src/main.js"]
