@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image for the three deployables; the command picks which one runs:
 #   node dist/apps/api/src/main.js |
-#   node --no-memory-reducer --heap-growing-percent=100 dist/apps/ingest/src/main.js |
+#   node --no-memory-reducer --heap-growing-percent=100 --single-threaded-gc dist/apps/ingest/src/main.js |
 #   node dist/apps/scorer/src/main.js (package.json's start:<app> scripts are the reference)
 
 # --- build: full dependency tree, compile TypeScript and rewrite path aliases -------------

@@ -97,6 +97,20 @@ describe('InputReader', () => {
     rejects('"a" ,b\n', 'unprocessable', /^line 1 has more than one column/);
   });
 
+  it('counts lines the same on its whole-row fast path and off it', () => {
+    // Plain rows (the fast path) between lines it leaves to the state machine: padding,
+    // quotes, blank lines, a CR that ends one chunk and pairs with the LF opening the next.
+    const plain = 'a@x.io\nb@x.io\r\nc@x.io\n';
+    const mixed = `${plain} d@x.io\n"e@x.io"\n\r\n\r${plain}`;
+    assert.deepEqual(scan(mixed, 7), [
+      ...['a@x.io', 'b@x.io', 'c@x.io', 'd@x.io', 'e@x.io'],
+      ...['a@x.io', 'b@x.io', 'c@x.io'],
+    ]);
+    rejects(`${mixed}f,g\n`, 'unprocessable', /^line 11 has more than one column/);
+    rejects(`${plain}${'x'.repeat(4097)}\n`, 'unprocessable', /^line 4 is longer than 4096 bytes/);
+    rejects(plain, 'unprocessable', /^file has more than 2 rows/, { ...LIMITS, maxRows: 2 });
+  });
+
   it('rejects a quoted value that spans lines or has text after its closing quote', () => {
     rejects('"a\nb"\n', 'unprocessable', /^line 1: quoted value is not closed/);
     rejects('ok\n"abc', 'unprocessable', /^line 2: quoted value is not closed/);

@@ -20,6 +20,7 @@ import type {
   Subscription,
 } from '../ports/row-bus.port';
 import { kafkaLogCreator, kafkaLogLevel } from './kafka.log';
+import { installKafkaCrc32c } from './kafka.crc32c';
 import { installKafkaIdleFix } from './kafka.request-queue';
 import { deliverUntilHandled } from './redelivery';
 
@@ -151,6 +152,7 @@ export class KafkaRowBus implements RowBus {
 
   constructor(options: KafkaRowBusOptions) {
     installKafkaIdleFix(); // idle connections must not spin (kafka.request-queue.ts)
+    installKafkaCrc32c(); // produced batches are checksummed eight bytes a step (kafka.crc32c.ts)
     const { logger } = options;
     this.kafka = new Kafka({
       clientId: options.clientId,

@@ -37,3 +37,20 @@ declare module 'kafkajs/src/network/requestQueue' {
   }
   export = RequestQueue;
 }
+
+/** kafkajs's byte-at-a-time CRC-32C (internal; replaced by kafka.crc32c.ts). */
+declare module 'kafkajs/src/protocol/recordBatch/crc32C/crc32C' {
+  function crc32C(buffer: Buffer): number;
+  export = crc32C;
+}
+
+/** kafkajs's record batch encoder, magic 2 (internal; its CRC is kafka.crc32c.ts's). */
+declare module 'kafkajs/src/protocol/recordBatch/v0' {
+  export function RecordBatch(batch: { records: unknown[] }): Promise<{ buffer: Buffer }>;
+}
+
+/** kafkajs's record encoder, magic 2 (internal). */
+declare module 'kafkajs/src/protocol/recordBatch/record/v0' {
+  function Record(record: { key: Buffer | null; value: Buffer | null }): unknown;
+  export = Record;
+}
