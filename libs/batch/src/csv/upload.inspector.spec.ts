@@ -109,6 +109,12 @@ describe('InputReader', () => {
     rejects(`${mixed}f,g\n`, 'unprocessable', /^line 11 has more than one column/);
     rejects(`${plain}${'x'.repeat(4097)}\n`, 'unprocessable', /^line 4 is longer than 4096 bytes/);
     rejects(plain, 'unprocessable', /^file has more than 2 rows/, { ...LIMITS, maxRows: 2 });
+    // Chunks of only LF-separated lines take the native search: empty lines, control characters.
+    for (const size of [1, 3, 1 << 16]) {
+      assert.deepEqual(scan('a@x.io\n\n\x01\x7f\nb@x.io', size), ['a@x.io', '\x01\x7f', 'b@x.io']);
+    }
+    rejects(`a\n\nb\nc\n${'x'.repeat(4097)}`, 'unprocessable', /^line 5 is longer than 4096 bytes/);
+    rejects('a\n\nb\nc,d\n', 'unprocessable', /^line 4 has more than one column/);
   });
 
   it('rejects a quoted value that spans lines or has text after its closing quote', () => {
