@@ -1,6 +1,7 @@
-import { isAscii } from 'node:buffer';
 import { VerityError } from '@verity/common';
 import { DEFAULT_MAX_LINE_BYTES, type UploadLimits } from './csv.grammar';
+import { COMMA, CR, LF, onlyPlainLines, PLAIN, QUOTE, SPACE, TAB } from './csv.bytes';
+import { afterQuoteError, columnsError, lineTooLong, tooManyRows, utf8Error } from './input.errors';
 
 // The one reader of the batch input format, used at upload (to accept or refuse the file) and
 // by the splitter (to cut it into chunks). A byte-level state machine that validates UTF-8 and
@@ -9,42 +10,12 @@ import { DEFAULT_MAX_LINE_BYTES, type UploadLimits } from './csv.grammar';
 // multi-byte character is below 0x80 (RFC 3629 §3), so a non-ASCII byte is always plain
 // content. Values are handed out as byte ranges, mostly of the caller's own buffer.
 
-const LF = 0x0a;
-const CR = 0x0d;
-const SPACE = 0x20;
-const TAB = 0x09;
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-
 // CSV states of the current physical line.
 const LEAD = 0; // only spaces/tabs so far
 const UNQUOTED = 1; // inside an unquoted value
 const QUOTED = 2; // inside "..."
 const QUOTE_SEEN = 3; // a quote inside "...": either the closing one or the first of ""
 const AFTER_QUOTED = 4; // after the closing quote: only spaces/tabs may follow
-
-// Bytes a row's value can be made of on the whole-row fast path: printable ASCII other than
-// space, `"` and `,`. Anything else (padding, quotes, control or non-ASCII bytes) sends the row
-// through the state machine, which is the definition; the fast path only skips its steps for
-// the rows where they change nothing.
-const PLAIN = new Uint8Array(256);
-for (let b = 0x21; b < 0x7f; b++) PLAIN[b] = b === QUOTE || b === COMMA ? 0 : 1;
-
-/**
- * True when `bytes` holds no byte the grammar gives a meaning to other than LF: nothing
- * non-ASCII, no CR, space, tab, `"` or `,`. Each of its lines is then one value, byte for byte,
- * and an empty line is no row. Native scans (simdutf, memchr): a few ms per 100 MB.
- */
-function onlyPlainLines(bytes: Buffer): boolean {
-  return (
-    isAscii(bytes) &&
-    bytes.indexOf(COMMA) < 0 &&
-    bytes.indexOf(QUOTE) < 0 &&
-    bytes.indexOf(SPACE) < 0 &&
-    bytes.indexOf(TAB) < 0 &&
-    bytes.indexOf(CR) < 0
-  );
-}
 
 // The UTF-8 byte order mark; dropped when it opens the file (and only then).
 const BOM = [0xef, 0xbb, 0xbf];
@@ -160,13 +131,13 @@ export class InputReader {
           if (i > run) {
             prevCR = false;
             lineBytes += i - run;
-            if (lineBytes > maxLine) throw this.lineTooLong(maxLine);
+            if (lineBytes > maxLine) throw lineTooLong(this.line, maxLine);
             if (collect) end = this.extend(chunk, run, i, end);
             if (i === n) break;
           }
         }
         if (need > 0) {
-          if (b < lo || b > hi) throw this.utf8Error(this.seqStart);
+          if (b < lo || b > hi) throw utf8Error(this.seqStart);
           if (this.bomBytes !== 0) this.checkInnerBom(b);
           need--;
           lo = 0x80;
@@ -187,7 +158,7 @@ export class InputReader {
             if (b === 0xf0) lo = 0x90;
             else if (b === 0xf4) hi = 0x8f;
           } else {
-            throw this.utf8Error(base + i);
+            throw utf8Error(base + i);
           }
         }
         if (b === LF || b === CR) {
@@ -206,9 +177,9 @@ export class InputReader {
           continue;
         }
         prevCR = false;
-        if (++lineBytes > maxLine) throw this.lineTooLong(maxLine);
+        if (++lineBytes > maxLine) throw lineTooLong(this.line, maxLine);
         if (state === UNQUOTED) {
-          if (b === COMMA) throw this.columnsError();
+          if (b === COMMA) throw columnsError(this.line);
           if (collect) end = this.extend(chunk, i, i + 1, end);
         } else if (state === QUOTED) {
           if (b === QUOTE) {
@@ -219,7 +190,7 @@ export class InputReader {
           }
         } else if (state === LEAD) {
           if (b === SPACE || b === TAB) continue;
-          if (b === COMMA) throw this.columnsError();
+          if (b === COMMA) throw columnsError(this.line);
           if (b === QUOTE) {
             state = QUOTED;
             // Quoted values are rare and may hold "": they are always copied.
@@ -238,13 +209,13 @@ export class InputReader {
           } else if (b === SPACE || b === TAB) {
             state = AFTER_QUOTED;
           } else if (b === COMMA) {
-            throw this.columnsError();
+            throw columnsError(this.line);
           } else {
-            throw this.afterQuoteError();
+            throw afterQuoteError(this.line);
           }
         } else {
-          if (b === COMMA) throw this.columnsError();
-          if (b !== SPACE && b !== TAB) throw this.afterQuoteError();
+          if (b === COMMA) throw columnsError(this.line);
+          if (b !== SPACE && b !== TAB) throw afterQuoteError(this.line);
         }
       }
       // An unquoted value that goes on in the next chunk is copied before `chunk` is let go.
@@ -295,7 +266,7 @@ export class InputReader {
       }
       if (j - i > maxLine) return i;
       if (++this.rowCount > this.maxRows) {
-        throw new VerityError('unprocessable', `file has more than ${this.maxRows} rows`);
+        throw tooManyRows(this.maxRows);
       }
       if (onRow) onRow(chunk, i, j);
       this.line++;
@@ -334,7 +305,7 @@ export class InputReader {
   finish(): number {
     if (this.need > 0 || (!this.bomSettled && this.bomMatched > 0)) {
       // A truncated sequence at the end, or a file that is only the start of a BOM.
-      throw this.utf8Error(this.seqStart);
+      throw utf8Error(this.seqStart);
     }
     this.endLine(null, -1, -1);
     return this.rowCount;
@@ -397,7 +368,7 @@ export class InputReader {
     if (this.hasContent) {
       this.rowCount++;
       if (this.rowCount > this.maxRows) {
-        throw new VerityError('unprocessable', `file has more than ${this.maxRows} rows`);
+        throw tooManyRows(this.maxRows);
       }
       if (this.onRow) {
         if (this.spilled || chunk === null) this.onRow(this.value as Buffer, 0, this.trimmedLen);
@@ -411,27 +382,5 @@ export class InputReader {
     this.state = LEAD;
     this.lineBytes = 0;
     this.line++;
-  }
-
-  private utf8Error(offset: number): VerityError {
-    return new VerityError('unprocessable', `file is not valid UTF-8 (byte offset ${offset})`);
-  }
-
-  private lineTooLong(maxLine: number): VerityError {
-    return new VerityError('unprocessable', `line ${this.line} is longer than ${maxLine} bytes`);
-  }
-
-  private columnsError(): VerityError {
-    return new VerityError(
-      'unprocessable',
-      `line ${this.line} has more than one column (quote a value that contains a comma)`,
-    );
-  }
-
-  private afterQuoteError(): VerityError {
-    return new VerityError(
-      'unprocessable',
-      `line ${this.line}: unexpected character after a closing quote`,
-    );
   }
 }

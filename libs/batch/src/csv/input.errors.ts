@@ -1,0 +1,30 @@
+import { VerityError } from '@verity/common';
+
+// The input reader's refusals (422 unprocessable), by the physical line (1-based) or the byte
+// offset where the file stops following the grammar.
+
+export function utf8Error(offset: number): VerityError {
+  return new VerityError('unprocessable', `file is not valid UTF-8 (byte offset ${offset})`);
+}
+
+export function lineTooLong(line: number, maxLine: number): VerityError {
+  return new VerityError('unprocessable', `line ${line} is longer than ${maxLine} bytes`);
+}
+
+export function columnsError(line: number): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `line ${line} has more than one column (quote a value that contains a comma)`,
+  );
+}
+
+export function afterQuoteError(line: number): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `line ${line}: unexpected character after a closing quote`,
+  );
+}
+
+export function tooManyRows(maxRows: number): VerityError {
+  return new VerityError('unprocessable', `file has more than ${maxRows} rows`);
+}
