@@ -65,10 +65,10 @@ const KAFKAJS_BATCH = 'kafkajs/src/protocol/recordBatch/v0';
 export function installKafkaCrc32c(): boolean {
   const path = requireFromHere.resolve(KAFKAJS_CRC);
   requireFromHere(path);
-  const module = requireFromHere.cache[path];
-  if (module === undefined) return false;
-  if (module.exports === crc32c) return true;
+  const loaded = requireFromHere.cache[path];
+  if (loaded === undefined) return false;
+  if (loaded.exports === crc32c) return true;
   if (requireFromHere.cache[requireFromHere.resolve(KAFKAJS_BATCH)] !== undefined) return false;
-  module.exports = crc32c;
+  loaded.exports = crc32c;
   return true;
 }
