@@ -37,6 +37,7 @@ export function startProcess(
   ];
   return startDeployable(kind, name, env, logDir, {
     execArgv,
+    sourceMaps: false, // the deployed command line (package.json start:*) has none
     port,
     onSpawn: (child) => {
       running.add(child);

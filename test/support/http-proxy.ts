@@ -1,4 +1,11 @@
-import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What a {@link startHttpProxy} tells its owner about each request it forwards. */
@@ -9,6 +16,8 @@ export interface HttpProxyHooks {
   onRequestData?(bytes: number): void;
   /** A piece of a response body came back. */
   onResponseData?(bytes: number): void;
+  /** Answers a request itself instead of forwarding it (returns true when it did): faults. */
+  answer?(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 export interface HttpProxy {
@@ -31,6 +40,10 @@ export async function startHttpProxy(
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const server: Server = createServer((req, res) => {
     hooks.onRequest?.(req);
+    if (hooks.answer?.(req, res)) {
+      req.resume();
+      return;
+    }
     const up = request(
       {
         host: target.hostname,

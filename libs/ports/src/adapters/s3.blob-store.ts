@@ -3,16 +3,13 @@ import {
   AbortMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
-  GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
-  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import {
   assertBlobKey,
   assertBlobPrefix,
@@ -21,6 +18,8 @@ import {
   type BlobStore,
   type IncompleteUploads,
 } from '../ports/blob-store.port';
+import { uploadStream } from './s3.multipart-upload';
+import { S3ObjectHttp } from './s3.object-http';
 
 /** Connection settings of {@link S3BlobStore}. */
 export interface S3BlobStoreOptions {
@@ -52,6 +51,8 @@ function isNotFound(err: unknown): boolean {
 /** BlobStore on S3 or an S3-compatible server (S3Proxy, MinIO). Objects are atomic by nature. */
 export class S3BlobStore implements BlobStore {
   private readonly s3: S3Client;
+  /** GET and single-request PUT, the calls made once per chunk, without the SDK's middleware. */
+  private readonly objects: S3ObjectHttp;
   private readonly bucket: string;
   private readonly partSize: number;
   private readonly queueSize: number;
@@ -84,33 +85,38 @@ export class S3BlobStore implements BlobStore {
       },
       { step: 'build', name: 'verityUnsignedPayload' },
     );
+    this.objects = new S3ObjectHttp(this.s3, this.bucket, {
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle,
+    });
   }
 
   async put(key: string, body: Buffer | Readable): Promise<void> {
     assertBlobKey(key);
     // A stream of unknown length cannot go in one PutObject: use the multipart path.
     if (!Buffer.isBuffer(body)) return this.upload(key, body);
-    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body }));
+    await this.objects.put(key, [body]);
   }
 
   async upload(key: string, body: Readable): Promise<void> {
     assertBlobKey(key);
-    const upload = new Upload({
-      client: this.s3,
-      params: { Bucket: this.bucket, Key: key, Body: body },
-      partSize: this.partSize,
-      queueSize: this.queueSize,
-      leavePartsOnError: false, // abort the multipart upload so no parts linger
-    });
-    await upload.done();
+    await uploadStream(
+      {
+        s3: this.s3,
+        objects: this.objects,
+        bucket: this.bucket,
+        key,
+        partSize: this.partSize,
+        queueSize: this.queueSize,
+      },
+      body,
+    );
   }
 
   async get(key: string): Promise<Readable> {
     assertBlobKey(key);
     try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      if (out.Body instanceof Readable) return out.Body;
-      throw new Error(`unexpected body type for ${key}`);
+      return await this.objects.get(key);
     } catch (err) {
       if (isNotFound(err)) throw new BlobNotFoundError(key);
       throw err;
@@ -212,6 +218,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   close(): Promise<void> {
+    this.objects.close();
     this.s3.destroy();
     return Promise.resolve();
   }
