@@ -21,6 +21,7 @@ import type {
 } from '../ports/row-bus.port';
 import { kafkaLogCreator, kafkaLogLevel } from './kafka.log';
 import { installKafkaCrc32c } from './kafka.crc32c';
+import { installKafkaEncoderAlloc } from './kafka.encoder';
 import { installKafkaIdleFix } from './kafka.request-queue';
 import { deliverUntilHandled } from './redelivery';
 
@@ -153,6 +154,7 @@ export class KafkaRowBus implements RowBus {
   constructor(options: KafkaRowBusOptions) {
     installKafkaIdleFix(); // idle connections must not spin (kafka.request-queue.ts)
     installKafkaCrc32c(); // produced batches are checksummed eight bytes a step (kafka.crc32c.ts)
+    installKafkaEncoderAlloc(); // request buffers grow without zero-filling (kafka.encoder.ts)
     const { logger } = options;
     this.kafka = new Kafka({
       clientId: options.clientId,

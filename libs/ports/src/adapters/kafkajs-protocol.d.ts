@@ -54,3 +54,20 @@ declare module 'kafkajs/src/protocol/recordBatch/record/v0' {
   function Record(record: { key: Buffer | null; value: Buffer | null }): unknown;
   export = Record;
 }
+
+/** kafkajs's protocol encoder (internal; its buffer growth is patched by kafka.encoder.ts). */
+declare module 'kafkajs/src/protocol/encoder' {
+  class Encoder {
+    constructor(initialSize?: number);
+    static nextPowerOfTwo(value: number): number;
+    buf: Buffer;
+    offset: number;
+    get buffer(): Buffer;
+    size(): number;
+    ensureAvailable(length: number): void;
+    writeInt32(value: number): this;
+    writeBytes(value: Buffer | string | null): this;
+    writeEncoder(value: Encoder): this;
+  }
+  export = Encoder;
+}
