@@ -35,8 +35,6 @@ export interface S3BlobStoreOptions {
 }
 
 const MIN_PART_BYTES = 5 * 1024 * 1024;
-const PAYLOAD_HASH_HEADER = 'x-amz-content-sha256';
-const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 
 function isNotFound(err: unknown): boolean {
   return (
@@ -51,7 +49,7 @@ function isNotFound(err: unknown): boolean {
 /** BlobStore on S3 or an S3-compatible server (S3Proxy, MinIO). Objects are atomic by nature. */
 export class S3BlobStore implements BlobStore {
   private readonly s3: S3Client;
-  /** GET and single-request PUT, the calls made once per chunk, without the SDK's middleware. */
+  /** GetObject, PutObject and UploadPart, the calls that carry data, without the SDK's middleware. */
   private readonly objects: S3ObjectHttp;
   private readonly bucket: string;
   private readonly partSize: number;
@@ -73,18 +71,8 @@ export class S3BlobStore implements BlobStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
-    // Bodies go as UNSIGNED-PAYLOAD, as the SDK itself sends a stream: the signature covers the
-    // request, not a SHA-256 of every uploaded byte, which the SDK computes for a Buffer body
-    // (about 5 % of the assembler's CPU). TLS, not the signature, protects the bytes in transit.
-    this.s3.middlewareStack.add(
-      (next) => (args) => {
-        const request = args.request as { headers?: Record<string, string>; body?: unknown };
-        if (request.headers && request.body)
-          request.headers[PAYLOAD_HASH_HEADER] = UNSIGNED_PAYLOAD;
-        return next(args);
-      },
-      { step: 'build', name: 'verityUnsignedPayload' },
-    );
+    // The data goes through `objects` (bodies as UNSIGNED-PAYLOAD); the SDK sends only control
+    // calls, whose small XML bodies it hashes as usual.
     this.objects = new S3ObjectHttp(this.s3, this.bucket, {
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle,
