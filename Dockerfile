@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One image for the three deployables; the command picks which one runs:
-#   node --max-semi-space-size=16 dist/apps/api/src/main.js |
+#   node --heap-growing-percent=50 --max-semi-space-size=16 dist/apps/api/src/main.js |
 #   node --no-memory-reducer --heap-growing-percent=100 --single-threaded-gc --max-semi-space-size=16 \
 #     dist/apps/ingest/src/main.js |
 #   node dist/apps/scorer/src/main.js (package.json's start:<app> scripts are the reference)
@@ -29,4 +29,4 @@ COPY bin ./bin
 USER node
 EXPOSE 8080
 # SIGTERM reaches node directly (exec form), so the app's graceful shutdown runs.
-CMD ["node", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]
+CMD ["node", "--heap-growing-percent=50", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]

@@ -434,6 +434,31 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     await waitForJob(stack.client.withKey(account.apiKey), first.body.id);
   });
 
+  it('digests the file only for an Idempotency-Key: the same body twice without one is two jobs', async () => {
+    const account = await stack.account(100, 'digest');
+    const fields: Parameters<typeof postBatch>[2] = [
+      ['type', 'email'],
+      ['file', 'a@example.com\n'],
+    ];
+    const plain = await postBatch(stack.client, account.apiKey, fields);
+    const again = await postBatch(stack.client, account.apiKey, fields);
+    const keyed = await postBatch(stack.client, account.apiKey, fields, {
+      'Idempotency-Key': 'digest-1',
+    });
+    assert.deepEqual([plain.status, again.status, keyed.status], [202, 202, 202]);
+    assert.notEqual(again.body.id, plain.body.id);
+    const rows = await stack.dataSource.query<{ id: string; request_hash: string | null }[]>(
+      'SELECT id, request_hash FROM batch_jobs WHERE account_id = $1',
+      [account.accountId],
+    );
+    const hashes = new Map(rows.map((row) => [row.id, row.request_hash]));
+    assert.equal(hashes.get(plain.body.id), null);
+    assert.equal(hashes.get(again.body.id), null);
+    assert.match(hashes.get(keyed.body.id) ?? '', /^[0-9a-f]{64}$/);
+    for (const job of [plain, again, keyed])
+      await waitForJob(stack.client.withKey(account.apiKey), job.body.id);
+  });
+
   it("hides another account's job and unknown ids behind 404", async () => {
     const created = await postBatch(stack.client, owner.apiKey, [
       ['type', 'ip'],

@@ -26,7 +26,14 @@ interface ReceivedUpload {
   type: BatchType;
   webhookUrl: string | null;
   rows: number;
-  sha256: string;
+  /** The file's SHA-256 (hex), only when an Idempotency-Key asks for replay detection. */
+  sha256: string | null;
+}
+
+/** The file part as stored: its row count and, when asked for, its digest. */
+interface StoredFile {
+  rows: number;
+  sha256: string | null;
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -104,10 +111,16 @@ export class BatchUploadService {
     const key = uploadKey(jobId);
     let stored = false;
     try {
-      const upload = await this.receive(request, key, () => (stored = true));
-      const requestHash = createHash('sha256')
-        .update(`${upload.type}\n${upload.webhookUrl ?? ''}\n${upload.sha256}`)
-        .digest('hex');
+      // The file is hashed only for an Idempotency-Key: nothing else compares requests, and
+      // SHA-256 is about a tenth of the API's CPU for a batch (docs/benchmarks.md, issue 14).
+      const digest = idempotencyKey !== null;
+      const upload = await this.receive(request, key, digest, () => (stored = true));
+      const requestHash =
+        upload.sha256 === null
+          ? null
+          : createHash('sha256')
+              .update(`${upload.type}\n${upload.webhookUrl ?? ''}\n${upload.sha256}`)
+              .digest('hex');
       const outcome = await this.jobs.create({
         id: jobId,
         accountId: principal.accountId,
@@ -172,6 +185,7 @@ export class BatchUploadService {
   private async receive(
     request: FastifyRequest,
     key: string,
+    digest: boolean,
     onStored: () => void,
   ): Promise<ReceivedUpload> {
     const raw = request.raw;
@@ -188,7 +202,7 @@ export class BatchUploadService {
     // request has a 'timeout' listener, and we still want to answer.
     raw.setTimeout(this.config.BODY_IDLE_TIMEOUT_MS, onIdle);
     try {
-      return await this.readParts(request, key, onStored);
+      return await this.readParts(request, key, digest, onStored);
     } catch (error) {
       if (error instanceof StorageFailure) throw error.error;
       throw multipartError(error);
@@ -202,11 +216,12 @@ export class BatchUploadService {
   private async readParts(
     request: FastifyRequest,
     key: string,
+    digest: boolean,
     onStored: () => void,
   ): Promise<ReceivedUpload> {
     let type: string | undefined;
     let webhook: string | undefined;
-    let file: { rows: number; sha256: string } | undefined;
+    let file: StoredFile | undefined;
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
@@ -219,7 +234,7 @@ export class BatchUploadService {
         // Fields sent before the file are checked first, so a bad request is not uploaded.
         if (type !== undefined) checkType(type);
         if (webhook !== undefined) validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE);
-        file = await this.store(part.file, key);
+        file = await this.store(part.file, key, digest);
         onStored();
         continue;
       }
@@ -239,27 +254,34 @@ export class BatchUploadService {
   }
 
   /**
-   * file part → inspector (UTF-8, one column, limits) → hash → blob store, in bounded memory.
-   * `pipeline` also sees a part that failed before we got it (the parser runs ahead of us).
+   * file part → inspector (UTF-8, one column, limits) → hash (when `digest`) → blob store, in
+   * bounded memory. `pipeline` also sees a part that failed before we got it (the parser runs
+   * ahead of us).
    */
-  private async store(source: Readable, key: string): Promise<{ rows: number; sha256: string }> {
+  private async store(source: Readable, key: string, digest: boolean): Promise<StoredFile> {
     const inspector = new UploadInspector({
       maxRows: this.config.BATCH_MAX_ROWS,
       maxBytes: this.config.BATCH_MAX_BYTES,
     });
-    const hash = createHash('sha256');
-    const hasher = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        hash.update(chunk);
-        callback(null, chunk);
-      },
-    });
+    const hash = digest ? createHash('sha256') : null;
+    const stages: [Readable, ...Transform[]] = [source, inspector];
+    if (hash) {
+      stages.push(
+        new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            hash.update(chunk);
+            callback(null, chunk);
+          },
+        }),
+      );
+    }
+    const stored = stages[stages.length - 1];
     let failure: Error | undefined;
-    const feeding = pipeline(source, inspector, hasher).catch((error: Error) => {
+    const feeding = pipeline(stages).catch((error: Error) => {
       failure ??= error;
     });
     try {
-      await this.blobs.upload(key, hasher);
+      await this.blobs.upload(key, stored);
     } catch (error) {
       await feeding;
       // A body failure reaches the blob store through the stream it reads (the same error); a
@@ -281,6 +303,6 @@ export class BatchUploadService {
       });
       throw failure;
     }
-    return { rows: inspector.rows, sha256: hash.digest('hex') };
+    return { rows: inspector.rows, sha256: hash?.digest('hex') ?? null };
   }
 }

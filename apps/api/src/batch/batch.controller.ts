@@ -6,6 +6,7 @@ import type { Principal } from '@verity/accounts';
 import { BatchJobRepository, BatchJobsService } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { batchJobSchema, type BatchJob } from '@verity/contracts';
+import { ApiCall } from '../auth/api-call.hook';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
 import { localBaseUrl } from '../http/public-url';
@@ -46,17 +47,19 @@ export class BatchController {
   }
 
   @Get(':jobId')
-  @UseGuards(ApiKeyGuard, RateLimitGuard)
+  @ApiCall({ ok: batchJobSchema })
   @ApiDoc({
     summary: 'A batch job; result_url is freshly signed once done',
     ok: batchJobSchema,
     errors: [401, 404, 429],
   })
   async get(
-    @CurrentPrincipal() principal: Principal,
-    @Param('jobId') jobId: string,
-    @Req() request: FastifyRequest,
+    principal: Principal,
+    _body: undefined,
+    request: FastifyRequest<{ Params: { jobId: string } }>,
   ): Promise<BatchJob> {
+    // An ApiCall route: polled by every client waiting on a job, so it takes the one-pass path.
+    const { jobId } = request.params;
     const job = isJobId(jobId)
       ? await this.repository.findForAccount(principal.accountId, jobId)
       : null;
