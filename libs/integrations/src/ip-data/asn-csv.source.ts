@@ -25,7 +25,8 @@ export type AsnIndexOrigin = 'cache' | 'csv';
 export class AsnCsvSource {
   private index: AsnIndex | null = null;
   private loadedAt: Date | null = null;
-  private mtime: Date | null = null;
+  /** Newest CSV mtime at load, exact (a Date would round away the fraction of mtimeMs). */
+  private mtimeMs: number | null = null;
   private error: string | null = null;
   private missing = false;
   /** Where the current index came from, for diagnostics and tests. */
@@ -65,7 +66,7 @@ export class AsnCsvSource {
         await writeCachedAsnIndex(this.cacheDirs, name, bytes);
       }
       this.index = index;
-      this.mtime = new Date(newest);
+      this.mtimeMs = newest;
       this.loadedAt = new Date();
       this.error = null;
       this.missing = false;
@@ -87,7 +88,7 @@ export class AsnCsvSource {
   }
 
   get loadedMtime(): number | null {
-    return this.mtime?.getTime() ?? null;
+    return this.mtimeMs;
   }
 
   /** Record for the address, or null. Throws UpstreamUnavailableError when nothing is loaded. */
@@ -110,7 +111,7 @@ export class AsnCsvSource {
       entries: this.index?.size ?? null,
       loaded_at: this.loadedAt?.toISOString() ?? null,
       data_time: null,
-      file_mtime: this.mtime?.toISOString() ?? null,
+      file_mtime: this.mtimeMs === null ? null : new Date(this.mtimeMs).toISOString(),
       age_seconds: f.age_seconds,
       max_age_seconds: Math.round(this.maxAgeMs / 1000),
       error: this.error,

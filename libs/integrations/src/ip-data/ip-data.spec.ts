@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpstreamUnavailableError } from '@verity/common';
@@ -162,6 +162,43 @@ describe('IP open data: seed, status, update, hot swap', () => {
       const st = h.dataStatus().find((s) => s.id === 'tor-exits')!;
       assert.equal(st.status, 'loaded');
       assert.match(st.error ?? '', /no entries/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('the change poll reloads a database only when a file changed (mtimes with a fraction of a millisecond)', async () => {
+    const home = join(dir, 'poll');
+    const cityDir = join(home, 'city');
+    await mkdir(cityDir, { recursive: true });
+    // Two files in the folder: the poll must compare the newest of all, as load() does.
+    await copyFile(join(FIX, 'GeoIP2-City-Test.mmdb'), join(cityDir, 'a.mmdb'));
+    await copyFile(join(FIX, 'GeoIP2-City-Test.mmdb'), join(cityDir, 'b.mmdb'));
+    const asnCsv = join(home, 'asn.csv');
+    await writeFile(asnCsv, '1.0.0.0,1.0.0.255,111,First Org\n');
+    // Sub-millisecond parts, as real file systems give (a Date keeps whole milliseconds).
+    await utimes(join(cityDir, 'a.mmdb'), 1_790_000_000.123456, 1_790_000_000.123456);
+    await utimes(join(cityDir, 'b.mmdb'), 1_790_000_001.765432, 1_790_000_001.765432);
+    await utimes(asnCsv, 1_790_000_002.555555, 1_790_000_002.555555);
+    const h = await buildIpEngine(config(home, { IP_CITY_DB: cityDir, IP_ASN_DB: asnCsv }), {
+      pollMs: 0,
+      bundleDir: null,
+    });
+    const loadedAt = () => new Map(h.dataStatus().map((s) => [s.id, s.loaded_at] as const));
+    try {
+      const first = loadedAt();
+      assert.ok(first.get('city-db') && first.get('asn-db'));
+      await new Promise((r) => setTimeout(r, 5));
+      await h.refreshChanged();
+      assert.deepEqual(loadedAt(), first, 'nothing changed, nothing reloaded');
+
+      await writeFile(asnCsv, '1.0.0.0,1.0.0.255,222,Other Org\n');
+      await utimes(asnCsv, 1_790_000_100.25, 1_790_000_100.25);
+      await h.refreshChanged();
+      const second = loadedAt();
+      assert.notEqual(second.get('asn-db'), first.get('asn-db'), 'the changed CSV is reloaded');
+      assert.equal(second.get('city-db'), first.get('city-db'), 'the unchanged database is not');
+      assert.equal(h.engine.lookup('1.0.0.1').asn, 222);
     } finally {
       await h.close();
     }

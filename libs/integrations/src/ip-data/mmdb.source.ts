@@ -37,7 +37,8 @@ export class MmdbSource<T> {
   private readers: readonly OpenReader<T>[] = [];
   private loadedAt: Date | null = null;
   private buildTime: Date | null = null;
-  private mtime: Date | null = null;
+  /** Newest file mtime at load, exact (a Date would round away the fraction of mtimeMs). */
+  private mtimeMs: number | null = null;
   private nodes: number | null = null;
   private error: string | null = null;
   private missing = false;
@@ -54,14 +55,7 @@ export class MmdbSource<T> {
   /** (Re)opens the database; on failure keeps the previous readers if any and records the error. */
   async load(): Promise<void> {
     try {
-      const info = await stat(this.path);
-      const files = info.isDirectory()
-        ? (await readdir(this.path))
-            .filter((f) => f.endsWith('.mmdb'))
-            .sort()
-            .map((f) => join(this.path, f))
-        : [this.path];
-      if (files.length === 0) throw new Error('no .mmdb file in folder');
+      const files = await mmdbFiles(this.path);
       const opened: OpenReader<T>[] = [];
       let newest = 0;
       for (const file of files) {
@@ -71,7 +65,7 @@ export class MmdbSource<T> {
       // IPv4-only files first so an IPv4 lookup hits them before any IPv6 file.
       opened.sort((a, b) => a.ipVersion - b.ipVersion);
       this.readers = opened;
-      this.mtime = new Date(newest);
+      this.mtimeMs = newest;
       this.buildTime = new Date(
         Math.max(...opened.map((o) => o.reader.metadata.buildEpoch.getTime())),
       );
@@ -86,18 +80,21 @@ export class MmdbSource<T> {
     }
   }
 
-  /** Newest mtime of the files, for change polling. */
+  /** Newest mtime of the files load() would open, for change polling. */
   async currentMtime(): Promise<number | null> {
     try {
-      return (await stat(this.readers[0]?.path ?? this.path)).mtimeMs;
+      let newest = 0;
+      for (const file of await mmdbFiles(this.path))
+        newest = Math.max(newest, (await stat(file)).mtimeMs);
+      return newest;
     } catch {
       return null;
     }
   }
 
-  /** Last mtime seen at load. */
+  /** Newest mtime seen at load, compared with currentMtime() by the engine's poll. */
   get loadedMtime(): number | null {
-    return this.mtime?.getTime() ?? null;
+    return this.mtimeMs;
   }
 
   /** Mapped record for the address, or null. Throws UpstreamUnavailableError when nothing is loaded. */
@@ -145,7 +142,7 @@ export class MmdbSource<T> {
       entries: loaded ? this.nodes : null,
       loaded_at: this.loadedAt?.toISOString() ?? null,
       data_time: loaded ? (this.buildTime?.toISOString() ?? null) : null,
-      file_mtime: this.mtime?.toISOString() ?? null,
+      file_mtime: this.mtimeMs === null ? null : new Date(this.mtimeMs).toISOString(),
       age_seconds: loaded ? f.age_seconds : null,
       max_age_seconds: Math.round(this.maxAgeMs / 1000),
       error: this.error,
@@ -172,4 +169,16 @@ function openReader<T>(path: string, db: Buffer): OpenReader<T> {
     ipVersion: metadata.ipVersion,
     path,
   };
+}
+
+/** The .mmdb files of a path: the file itself, or a folder's .mmdb files in name order. */
+async function mmdbFiles(path: string): Promise<string[]> {
+  const info = await stat(path);
+  if (!info.isDirectory()) return [path];
+  const files = (await readdir(path))
+    .filter((f) => f.endsWith('.mmdb'))
+    .sort()
+    .map((f) => join(path, f));
+  if (files.length === 0) throw new Error('no .mmdb file in folder');
+  return files;
 }
