@@ -11,7 +11,7 @@
 //
 // Environment: BENCH_SCALE (default 1; 0.1 for a quick run), BENCH_MODES (embedded,distributed),
 // BENCH_PROFILE=1 (--cpu-prof on every child; summaries printed), BENCH_KEEP=1 (keep the work dir),
-// BENCH_IDLE_SETTLE_S / BENCH_IDLE_WINDOW_S (idle measurement, default 60 / 20 s).
+// BENCH_IDLE_SETTLE_S / BENCH_IDLE_WINDOW_S (idle measurement, default 60 / 60 s).
 // Distributed mode needs scripts/infra/up.sh and `source scripts/infra/env.sh`.
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -23,7 +23,14 @@ import { LoopbackDnsServer } from '@verity/testing';
 import { freePort } from '../test/distributed/process-harness';
 import { cleanDistributed } from './batch/cleanup';
 import { countResultLines, createAccount, postFile, runJob, type JobTiming } from './batch/client';
-import { costTable, resultsJson, targetLines, type JobCost, type Kind } from './batch/cost';
+import {
+  costTable,
+  pooledCost,
+  resultsJson,
+  targetLines,
+  type JobCost,
+  type Kind,
+} from './batch/cost';
 import { cpuSnapshot, cpuUsed, describeCpu, servicePids } from './batch/cpu';
 import { idleCoreFraction } from './batch/idle';
 import { startPgCounter } from './batch/pg-counter';
@@ -190,8 +197,10 @@ interface DistributedResult {
   phoneOneScorer: JobTiming;
   /** The table's jobs (2 scorers). */
   costs: Record<Kind, JobCost>;
-  /** The email job with 1, 2 and 3 scorers. */
+  /** The email job with 1, 2 and 3 scorers (1 and 3: pooled over SCALING_JOBS jobs or more). */
   scaling: Record<string, JobCost>;
+  /** The jobs each `scaling` entry pools. */
+  scalingRuns: Record<string, JobCost[]>;
   idle: { api: number; ingest: number; scorer: number };
   rss: { before: number; peakPolled: number; hwm: number; hwmReset: boolean; uploadMs: number };
   /** VmRSS and VmHWM (MiB) of ingest and the first scorer, a while after the last job. */
@@ -205,7 +214,14 @@ const WORKER_RSS_SETTLE_MS = 15_000;
 // V8's memory reducer runs major collections for a while after start-up's allocation stops
 // (seen: ingest 2.4 % of a core 10–30 s after start, 0.7 % after 60 s): settle past them.
 const IDLE_SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_S ?? '60') * 1000;
-const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_WINDOW_S ?? '20') * 1000;
+// The window spans the longest timer an idle deployable runs often: the IP data change poll
+// (IP_DATA_POLL_MS, 60 s). A 20 s window missed it, and with it a reload bug.
+const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_WINDOW_S ?? '60') * 1000;
+/**
+ * Email jobs per point of the 1-vs-3-scorer comparison (1 scorer: this many before and as many
+ * after). One job lasts about 3 s, and its total moved by up to 15 % between runs.
+ */
+const SCALING_JOBS = Number(process.env.BENCH_SCALING_JOBS ?? '3');
 
 async function distributed(
   files: Files,
@@ -311,12 +327,17 @@ async function distributed(
       await measure('email', scorers);
     };
 
+    const oneScorer = async (): Promise<JobCost[]> => {
+      const runs: JobCost[] = [];
+      for (let i = 0; i < SCALING_JOBS; i++) runs.push((await measure('email', 1)).cost);
+      return runs;
+    };
+
     // Warm-up (not counted): the first job pays every process's JIT compilation and pool
     // growth, which would otherwise be charged to the 1-scorer run of the comparison.
     console.log('  warm-up:');
     await measure('email', 1);
-    const scaling: Record<string, JobCost> = {};
-    scaling['1'] = (await measure('email', 1)).cost;
+    const scalingRuns: Record<string, JobCost[]> = { '1': await oneScorer() };
     const phoneOne = await measure('phone', 1);
     await addScorer('scorer-b', 2);
     const jobs = {} as Record<Kind, JobTiming>;
@@ -326,9 +347,24 @@ async function distributed(
       jobs[kind] = t;
       costs[kind] = cost;
     }
-    scaling['2'] = costs.email;
+    scalingRuns['2'] = [costs.email];
     await addScorer('scorer-c', 3);
-    scaling['3'] = (await measure('email', 3)).cost;
+    scalingRuns['3'] = [];
+    for (let i = 0; i < SCALING_JOBS; i++) scalingRuns['3'].push((await measure('email', 3)).cost);
+    // Back to one scorer (A-B-A): the shared services (S3Proxy's and Kafka's JVMs) keep getting
+    // cheaper as they warm up, which alone would favour whichever count ran last.
+    for (const name of ['scorer-c', 'scorer-b']) {
+      const i = procs.findIndex((q) => q.pid === pids[name]);
+      await procs[i].stop();
+      procs.splice(i, 1);
+      delete pids[name];
+    }
+    await sleep(3_000);
+    console.log('  back to 1 scorer:');
+    scalingRuns['1'].push(...(await oneScorer()));
+    const scaling = Object.fromEntries(
+      Object.entries(scalingRuns).map(([n, runs]) => [n, pooledCost(runs)]),
+    );
 
     // What the workers keep once the jobs are over (ingest runs without V8's memory reducer,
     // which would shrink its heap while idle: docs/operations.md, "Node flags").
@@ -363,6 +399,7 @@ async function distributed(
       phoneOneScorer: phoneOne.t,
       costs,
       scaling,
+      scalingRuns,
       idle,
       rss: { before, peakPolled, hwm, hwmReset, uploadMs },
       workerRss,
@@ -474,7 +511,9 @@ async function main(): Promise<void> {
             ...(['1', '3'] as const).map((n) => dist.scaling[n]),
           ]),
       );
-      console.log('\n' + targetLines(dist.costs, dist.scaling, dist.idle).join('\n'));
+      console.log(
+        '\n' + targetLines(dist.costs, dist.scaling, dist.idle, dist.scalingRuns).join('\n'),
+      );
     }
     if (dist) {
       const speedup = rate(dist.jobs.phone) / rate(dist.phoneOneScorer);
