@@ -11,6 +11,7 @@ import {
   writeCachedAsnIndex,
 } from './asn-index.cache';
 import { freshness, type DataSourceStatus } from './data-source.status';
+import { newestMtimeMs } from './newest-mtime';
 
 /** How the last load got its index: from a cache file, or by parsing the CSV. */
 export type AsnIndexOrigin = 'cache' | 'csv';
@@ -45,8 +46,7 @@ export class AsnCsvSource {
   async load(): Promise<void> {
     try {
       const files = await csvFiles(this.path);
-      let newest = 0;
-      for (const f of files) newest = Math.max(newest, (await stat(f)).mtimeMs);
+      const newest = await newestMtimeMs(files);
       const key = await asnSourceKey(files);
       const name = asnCacheName(this.path);
       const cached = await readCachedAsnIndex(this.cacheDirs, name, key);
@@ -78,10 +78,7 @@ export class AsnCsvSource {
 
   async currentMtime(): Promise<number | null> {
     try {
-      const files = await csvFiles(this.path);
-      let newest = 0;
-      for (const f of files) newest = Math.max(newest, (await stat(f)).mtimeMs);
-      return newest;
+      return await newestMtimeMs(await csvFiles(this.path));
     } catch {
       return null;
     }

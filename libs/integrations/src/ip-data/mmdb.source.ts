@@ -5,6 +5,7 @@ import { UpstreamUnavailableError } from '@verity/common';
 import type { ParsedIp } from '@verity/validation';
 import { freshness, type DataSourceStatus } from './data-source.status';
 import { MMDB_NOT_FOUND, MmdbTree } from './mmdb.tree';
+import { newestMtimeMs } from './newest-mtime';
 
 /** mmdb-lib's Reader decodes a record value with this (TS-private) method; see openReader. */
 type DecodePointer = (pointer: number) => unknown;
@@ -56,12 +57,9 @@ export class MmdbSource<T> {
   async load(): Promise<void> {
     try {
       const files = await mmdbFiles(this.path);
+      const newest = await newestMtimeMs(files);
       const opened: OpenReader<T>[] = [];
-      let newest = 0;
-      for (const file of files) {
-        opened.push(openReader<T>(file, await readFile(file)));
-        newest = Math.max(newest, (await stat(file)).mtimeMs);
-      }
+      for (const file of files) opened.push(openReader<T>(file, await readFile(file)));
       // IPv4-only files first so an IPv4 lookup hits them before any IPv6 file.
       opened.sort((a, b) => a.ipVersion - b.ipVersion);
       this.readers = opened;
@@ -83,10 +81,7 @@ export class MmdbSource<T> {
   /** Newest mtime of the files load() would open, for change polling. */
   async currentMtime(): Promise<number | null> {
     try {
-      let newest = 0;
-      for (const file of await mmdbFiles(this.path))
-        newest = Math.max(newest, (await stat(file)).mtimeMs);
-      return newest;
+      return await newestMtimeMs(await mmdbFiles(this.path));
     } catch {
       return null;
     }
