@@ -33,6 +33,7 @@ import {
 } from './batch/cost';
 import { cpuSnapshot, cpuUsed, describeCpu, servicePids } from './batch/cpu';
 import { idleCoreFraction } from './batch/idle';
+import { describeSched, schedSnapshot, schedUsed } from './batch/sched';
 import { startPgCounter } from './batch/pg-counter';
 import { startS3Counter } from './batch/s3-counter';
 import { emailOfflineFloor, ipLookupFloor, phoneLibFloor } from './batch/floors';
@@ -283,11 +284,16 @@ async function distributed(
     };
     const measure = async (kind: Kind, scorers: number) => {
       const label = `distributed (${scorers} scorer${scorers > 1 ? 's' : ''})`;
+      const scorerPids = Object.entries(pids)
+        .filter(([name]) => name.startsWith('scorer'))
+        .map(([, pid]) => pid);
       const cpu0 = await cpuSnapshot(pids, db.name);
+      const sched0 = await schedSnapshot(scorerPids);
       const s30 = s3.counts();
       const st0 = pg.statements();
       const t = await runJob(base, key, kind, files[kind], 1_800_000);
       const used = cpuUsed(cpu0, await cpuSnapshot(pids, db.name));
+      const sched = schedUsed(sched0, await schedSnapshot(scorerPids));
       const s31 = s3.counts();
       ids.push(t.id);
       const lines = await countResultLines(t.resultUrl);
@@ -305,12 +311,13 @@ async function distributed(
           bytesOut: s31.bytesOut - s30.bytesOut,
         },
         statements: pg.statements() - st0,
+        sched,
       };
       console.log(
         `  ${label} ${kind}: ${fmt(t.rows)} rows, upload ${(t.uploadMs / 1000).toFixed(1)} s, upload→done ${(t.totalMs / 1000).toFixed(1)} s (all rows scored at ${(t.scoredMs / 1000).toFixed(1)} s), ${fmt(rate(t))} rows/s`,
       );
       console.log(
-        `    cpu: ${describeCpu(used)}; S3 ${cost.s3.requests} requests, ${((cost.s3.bytesIn + cost.s3.bytesOut) / 1024 / 1024).toFixed(1)} MiB; ${cost.statements} SQL statements`,
+        `    cpu: ${describeCpu(used)}; S3 ${cost.s3.requests} requests, ${((cost.s3.bytesIn + cost.s3.bytesOut) / 1024 / 1024).toFixed(1)} MiB; ${cost.statements} SQL statements; ${describeSched(sched)}`,
       );
       return { t, cost };
     };

@@ -1,6 +1,7 @@
 // Per-process cost of batch jobs, per million rows: the table, the target lines of issue 14,
 // and the JSON the capacity script reads (bench/results/batch-latest.json).
 import type { S3Counts } from './s3-counter';
+import { addSched, NO_SCHED, type SchedUse } from './sched';
 
 export type Kind = 'email' | 'phone' | 'ip';
 
@@ -14,6 +15,8 @@ export interface JobCost {
   cpu: Map<string, number>;
   s3: S3Counts;
   statements: number;
+  /** The scorers' threads and scheduling during the job (sched.ts). */
+  sched: SchedUse;
 }
 
 const SERVICES = ['kafka', 's3proxy', 'postgres', 'redis'] as const;
@@ -41,6 +44,7 @@ export function pooledCost(costs: readonly JobCost[]): JobCost {
       bytesOut: sum((c) => c.s3.bytesOut),
     },
     statements: sum((c) => c.statements),
+    sched: costs.reduce((n, c) => addSched(n, c.sched), NO_SCHED),
   };
 }
 
@@ -119,6 +123,24 @@ export function costTable(costs: readonly JobCost[]): string {
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ')).join('\n');
 }
 
+/**
+ * The scorers' main and helper threads per million rows with 1 and 3 scorers, and how often
+ * their main threads were preempted: the same CPU per row with more preemptions is the cores'
+ * sharing, more CPU with the same preemptions is more work.
+ */
+function schedComparison(one: JobCost, three: JobCost): string {
+  const m = (c: JobCost, v: number) => (v / c.rows) * 1e6;
+  const pair = (f: (s: SchedUse) => number, digits: number) =>
+    `${m(three, f(three.sched)).toFixed(digits)} vs ${m(one, f(one.sched)).toFixed(digits)}`;
+  return (
+    `scorers, 3 vs 1 per million rows: main threads ${pair((s) => s.mainCpuS, 2)} CPU-s ` +
+    `(system ${pair((s) => s.mainSysS, 2)}), page faults ${pair((s) => s.minorFaults, 0)}, ` +
+    `helper threads (GC, compiler, libuv) ${pair((s) => s.helperCpuS, 2)} CPU-s; ` +
+    `main threads preempted ${pair((s) => s.preemptions, 0)} times, ` +
+    `waited ${pair((s) => s.runQueueWaitS, 1)} s for a core`
+  );
+}
+
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
 
 /** The target lines of issue 14, each saying met / NOT MET. */
@@ -153,6 +175,7 @@ export function targetLines(
     lines.push(
       `${one.kind}, total with 3 scorers ${f2(t3.total)} vs 1 scorer ${f2(t1.total)} CPU-s/M: ${f2(r)} × (target within 5 %: ${verdict(Math.abs(r - 1) <= 0.05)}); Verity's own processes ${f2(t3.own)} vs ${f2(t1.own)}: ${f2(own)} ×`,
     );
+    lines.push(`  ${schedComparison(one, three)}`);
     if (scalingRuns)
       lines.push(
         `  pooled over ${scalingRuns['1']?.length ?? 0} jobs with 1 scorer (half before the 2 and 3, half after) and ${scalingRuns['3']?.length ?? 0} with 3; each job's total: 1 scorer ${jobs('1')}; 3 scorers ${jobs('3')}`,
