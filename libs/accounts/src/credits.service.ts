@@ -30,7 +30,7 @@ const MAX_GROUP = 512;
  *
  * Debits of one account are group-committed: calls that arrive while a transaction for that
  * account is in flight are applied together in the next one, in arrival order. The row lock
- * (`SELECT … FOR UPDATE`) serialises instances, so concurrent calls can never overdraw, and
+ * (`SELECT … FOR NO KEY UPDATE`) serialises instances, so concurrent calls can never overdraw, and
  * a busy account costs one transaction per group instead of one per call.
  */
 @Injectable()

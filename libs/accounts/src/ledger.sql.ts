@@ -70,7 +70,10 @@ export async function applyLedgerMovements(
     .createQueryBuilder('a')
     .select(['a.id', 'a.creditsBalance'])
     .where('a.id = :accountId', { accountId })
-    .setLock('pessimistic_write')
+    // FOR NO KEY UPDATE: serialises balance changes like FOR UPDATE, but does not block other
+    // transactions' foreign-key checks on the account (FOR KEY SHARE), so a lease settle that
+    // holds a usage row and inserts its ledger row cannot deadlock with this transaction.
+    .setLock('for_no_key_update')
     .getOne();
   if (!account) throw new Error(`account ${accountId} does not exist`);
   const balanceBefore = account.creditsBalance;

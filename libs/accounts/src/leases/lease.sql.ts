@@ -26,7 +26,7 @@ export async function reserveLease(
   const rows = (await sql.query(
     `WITH cur AS (
        SELECT id, credits_balance, LEAST($2::bigint, credits_balance / 4) AS amount
-       FROM accounts WHERE id = $1 FOR UPDATE
+       FROM accounts WHERE id = $1 FOR NO KEY UPDATE
      ), acc AS (
        UPDATE accounts a SET credits_balance = a.credits_balance - cur.amount
        FROM cur
