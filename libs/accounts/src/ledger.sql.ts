@@ -71,8 +71,9 @@ export async function applyLedgerMovements(
     .select(['a.id', 'a.creditsBalance'])
     .where('a.id = :accountId', { accountId })
     // FOR NO KEY UPDATE: serialises balance changes like FOR UPDATE, but does not block other
-    // transactions' foreign-key checks on the account (FOR KEY SHARE), so a lease settle that
-    // holds a usage row and inserts its ledger row cannot deadlock with this transaction.
+    // transactions' foreign-key checks on the account (FOR KEY SHARE): a lease settle that holds
+    // a usage row no longer waits on this lock for its foreign-key check. A settle that gives
+    // credits back also updates the account row, possibly after its usage row (docs/credits.md).
     .setLock('for_no_key_update')
     .getOne();
   if (!account) throw new Error(`account ${accountId} does not exist`);
