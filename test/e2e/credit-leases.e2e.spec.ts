@@ -5,7 +5,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { applyLedgerMovements } from '@verity/accounts';
 import {
   ADMIN_TOKEN,
   freePort,
@@ -100,41 +99,6 @@ describe('credit leases: two API instances on one database', () => {
     }
     const state = await atRest(a, accountId);
     assert.deepEqual(state, { balance: 0, ledger: 0, usage: 10, open: 0 });
-  });
-
-  it('a debit holding the account row does not block another transaction adding usage or ledger rows (no deadlock with a settle)', async () => {
-    // The deadlock CI met: a settle held a usage row and waited for its foreign-key check on the
-    // account, which a direct debit held FOR UPDATE while it waited for that usage row.
-    const { accountId } = await a.account(100);
-    const debit = a.dataSource.createQueryRunner();
-    const other = a.dataSource.createQueryRunner();
-    await debit.connect();
-    await other.connect();
-    try {
-      await debit.startTransaction();
-      const { outcomes } = await applyLedgerMovements(debit, accountId, [
-        { delta: -1, reason: 'email_validate', reference: 'held' },
-      ]);
-      assert.deepEqual(outcomes, [99]);
-      await other.startTransaction();
-      // Without the fix this waits for the debit's commit: the lock timeout turns that into an error.
-      await other.query(`SET LOCAL lock_timeout = '5s'`);
-      await other.query(
-        `INSERT INTO credit_ledger (account_id, delta, reason, reference, balance_after)
-         VALUES ($1, 0, 'lease_released', 'other', 99)`,
-        [accountId],
-      );
-      await other.query(
-        `INSERT INTO usage_hourly (account_id, hour, operation, key_id, calls, credits)
-         VALUES ($1, date_trunc('hour', now()), 'email_validate', gen_random_uuid(), 0, 0)`,
-        [accountId],
-      );
-    } finally {
-      if (other.isTransactionActive) await other.rollbackTransaction();
-      if (debit.isTransactionActive) await debit.rollbackTransaction();
-      await other.release();
-      await debit.release();
-    }
   });
 
   it('a call the account can pay is not refused while another instance holds its credits', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { VerityError } from '@verity/common';
+import { retryOnTransactionConflict, VerityError } from '@verity/common';
 import { AccountEntity } from '@verity/database';
 import { ApiKeysService } from './api-keys.service';
 import { applyLedgerMovements } from './ledger.sql';
@@ -41,8 +41,15 @@ export class AccountsService {
     });
   }
 
-  /** Adds credits to an account; resolves to the new balance. */
+  /**
+   * Adds credits to an account; resolves to the new balance. Run again if PostgreSQL aborts it
+   * for a conflict with another transaction (docs/credits.md, invariant 1).
+   */
   async addCredits(accountId: string, amount: number, reference: string | null): Promise<number> {
+    return retryOnTransactionConflict(() => this.topUp(accountId, amount, reference));
+  }
+
+  private topUp(accountId: string, amount: number, reference: string | null): Promise<number> {
     return this.db.transaction(async (manager) => {
       const exists = await manager
         .getRepository(AccountEntity)

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { VerityError } from '@verity/common';
+import { retryOnTransactionConflict, VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { HELD_BY_LEASES } from './leases/lease.sql';
 import { applyLedgerMovements, debitWholeGroup, type LedgerMovement } from './ledger.sql';
@@ -109,10 +109,13 @@ export class CreditsService {
     if (queue.length === 0) this.pending.delete(accountId);
     try {
       // One round trip when the balance covers the whole group (the usual case); movement by
-      // movement in an explicit transaction only when some debits must be refused.
-      const { balanceBefore, outcomes } =
-        (await debitWholeGroup(this.db, accountId, group)) ??
-        (await this.transactWithBalance(accountId, group));
+      // movement in an explicit transaction only when some debits must be refused. A group that
+      // PostgreSQL aborts for a deadlock with another transaction was rolled back: run it again.
+      const { balanceBefore, outcomes } = await retryOnTransactionConflict(
+        async () =>
+          (await debitWholeGroup(this.db, accountId, group)) ??
+          (await this.transactWithBalance(accountId, group)),
+      );
       let balance = balanceBefore;
       group.forEach((item, i) => {
         const after = outcomes[i];
@@ -135,7 +138,8 @@ export class CreditsService {
     accountId: string,
     movements: LedgerMovement[],
   ): Promise<(number | null)[]> {
-    return (await this.transactWithBalance(accountId, movements)).outcomes;
+    return (await retryOnTransactionConflict(() => this.transactWithBalance(accountId, movements)))
+      .outcomes;
   }
 
   private async transactWithBalance(accountId: string, movements: LedgerMovement[]) {

@@ -73,7 +73,7 @@ export async function applyLedgerMovements(
     // FOR NO KEY UPDATE: serialises balance changes like FOR UPDATE, but does not block other
     // transactions' foreign-key checks on the account (FOR KEY SHARE): a lease settle that holds
     // a usage row no longer waits on this lock for its foreign-key check. A settle that gives
-    // credits back also updates the account row, possibly after its usage row (docs/credits.md).
+    // credits back locks the account before its usage rows, the order taken here (lease.sql.ts).
     .setLock('for_no_key_update')
     .getOne();
   if (!account) throw new Error(`account ${accountId} does not exist`);

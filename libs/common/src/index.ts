@@ -2,3 +2,4 @@ export * from './errors';
 export * from './startup.error';
 export * from './dependency-outage';
 export * from './backoff';
+export * from './transaction-conflict';

@@ -62,6 +62,14 @@ export interface SpentUsage {
  * `release` credits given back to the balance with a ledger row, a fresh heartbeat, and the
  * lease closed when `close`. Returns false when the lease is no longer open (another instance
  * recovered it after it expired): then nothing was written.
+ *
+ * Lock order when credits go back: the account row first (`FOR NO KEY UPDATE`, taken by `lk`
+ * before the lease row is touched), then the lease, then the usage rows, the order of direct debits
+ * (account, then usage) and reservations (account, then lease). PostgreSQL does not order one
+ * statement's data-modifying parts, so without `lk` the usage upsert could run before the
+ * account update and deadlock with a direct debit of the same key, operation and hour. A
+ * settle that gives nothing back does not lock the account (its usage rows' foreign-key checks
+ * take only `FOR KEY SHARE`), so the settles of busy instances do not queue on the account row.
  */
 export async function settleLease(
   sql: Sql,
@@ -73,11 +81,15 @@ export async function settleLease(
 ): Promise<boolean> {
   const spent = usage.reduce((sum, u) => sum + u.credits, 0);
   const rows = (await sql.query(
-    `WITH l AS (
+    `WITH lk AS (
+       SELECT a.id FROM accounts a
+       WHERE a.id = (SELECT account_id FROM credit_leases WHERE id = $1) AND $3::bigint > 0
+       FOR NO KEY UPDATE
+     ), l AS (
        UPDATE credit_leases
        SET spent = spent + $2::bigint, released = released + $3::bigint, heartbeat_at = now(),
            closed_at = CASE WHEN $4::boolean THEN now() END
-       WHERE id = $1 AND closed_at IS NULL
+       WHERE id = $1 AND closed_at IS NULL AND ($3::bigint = 0 OR account_id = (SELECT id FROM lk))
        RETURNING account_id
      ), acc AS (
        UPDATE accounts a SET credits_balance = a.credits_balance + $3::bigint
