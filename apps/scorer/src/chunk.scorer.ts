@@ -1,5 +1,5 @@
 import { VerityError } from '@verity/common';
-import { formatResultRow, type ChunkMessage } from '@verity/batch';
+import { formatResultRow, LineBuffer, type ChunkMessage } from '@verity/batch';
 import type { EmailEnginePort, IpEnginePort, PhoneEnginePort } from '@verity/platform';
 
 /** The engines a scorer validates with. */
@@ -28,7 +28,7 @@ export async function mapBounded<T, R>(
 }
 
 /**
- * Scores one chunk into its result lines (no header), one per row in row order. Email rows run
+ * Scores one chunk into its result lines (no header) as UTF-8, one per row in row order. Email rows run
  * `emailConcurrency` at a time: the DNS resolver caches and coalesces, so a chunk's repeated
  * domains cost one query. Batch phone rows never run HLR. An ip row that is not an address
  * becomes a `valid=false` row; any other engine error fails the chunk (it is retried).
@@ -37,25 +37,25 @@ export async function scoreChunk(
   chunk: ChunkMessage,
   engines: ScorerEngines,
   emailConcurrency: number,
-): Promise<string> {
+): Promise<Buffer> {
+  const lines = new LineBuffer();
   switch (chunk.type) {
     case 'email': {
       const rows = await mapBounded(chunk.rows, emailConcurrency, (row) =>
         engines.email.validate(row),
       );
-      return rows.map((r) => formatResultRow('email', r)).join('');
+      for (const r of rows) lines.push(formatResultRow('email', r));
+      return lines.toBuffer();
     }
     case 'phone': {
-      const lines: string[] = [];
       for (const row of chunk.rows) {
         lines.push(
           formatResultRow('phone', await engines.phone.validate({ phone: row, hlr: false })),
         );
       }
-      return lines.join('');
+      return lines.toBuffer();
     }
     case 'ip': {
-      const lines: string[] = [];
       for (const row of chunk.rows) {
         try {
           lines.push(formatResultRow('ip', engines.ip.lookup(row)));
@@ -64,7 +64,7 @@ export async function scoreChunk(
           lines.push(formatResultRow('ip', { invalidIp: row }));
         }
       }
-      return lines.join('');
+      return lines.toBuffer();
     }
   }
 }

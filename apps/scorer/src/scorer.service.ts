@@ -156,12 +156,12 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     // Ended (or unknown) jobs need no work: a late redelivery must not recreate parts.
     if (!job || job.status !== 'processing') return;
     const stop = this.metrics?.batchChunkDuration.startTimer({ type: chunk.type });
-    const lines = await scoreChunk(
+    const part = await scoreChunk(
       chunk,
       { email: this.email, phone: this.phone, ip: this.ip },
       this.config.BATCH_EMAIL_CONCURRENCY,
     );
-    await this.blobs.put(partKey(chunk.jobId, chunk.chunkNo), Buffer.from(lines, 'utf8'));
+    await this.blobs.put(partKey(chunk.jobId, chunk.chunkNo), part);
     await this.bus.publish(this.names.progressTopic, [
       {
         ...this.reportTarget(chunk),

@@ -9,3 +9,4 @@ export {
   type InvalidIpRow,
   type ResultRowInput,
 } from './result.writer';
+export { LineBuffer } from './line.buffer';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BATCH_TYPES } from '@verity/contracts';
+import { parseChunkJson } from './chunk-message.reader';
 
 // Messages on the row bus are JSON. They are parsed with zod on receipt: a malformed message
 // (another version, a stray producer) is reported and skipped instead of blocking a partition.
@@ -52,7 +53,7 @@ export function encodeMessage(message: ChunkMessage | ProgressMessage): Buffer {
 
 /** Parses a chunk message; null if it is not one. */
 export function decodeChunk(value: Buffer): ChunkMessage | null {
-  return parse(chunkMessage, value);
+  return parse(chunkMessage, value, parseChunkJson);
 }
 
 /** Parses a progress message; null if it is not one. */
@@ -60,9 +61,13 @@ export function decodeProgress(value: Buffer): ProgressMessage | null {
   return parse(progressMessage, value);
 }
 
-function parse<T>(schema: z.ZodType<T>, value: Buffer): T | null {
+function parse<T>(
+  schema: z.ZodType<T>,
+  value: Buffer,
+  json: (value: Buffer) => unknown = (v) => JSON.parse(v.toString('utf8')),
+): T | null {
   try {
-    const result = schema.safeParse(JSON.parse(value.toString('utf8')));
+    const result = schema.safeParse(json(value));
     return result.success ? result.data : null;
   } catch {
     return null;
