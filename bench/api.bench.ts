@@ -57,10 +57,10 @@ function verityLoad(
   });
 }
 
-function bareLoad(server: ChildServer, label: string, durationS: number) {
+function bareLoad(server: ChildServer, label: string, durationS: number, path = '/echo') {
   return runLoad({
     label,
-    url: `http://127.0.0.1:${server.port}/echo`,
+    url: `http://127.0.0.1:${server.port}${path}`,
     connections: CONNECTIONS,
     durationS,
     bodies: BODIES,
@@ -74,15 +74,35 @@ function check(r: LoadResult): LoadResult {
   return r;
 }
 
+/** A measured run's outcome and the server's CPU per answered request (null where unknown). */
+type Measured<R extends LoadResult> = R & { serverCpuUsPerRequest: number | null };
+
 /** Runs a measured load, prints it with the CPU each party used, and refuses non-2xx answers. */
 async function measured<R extends LoadResult>(
   server: ChildServer,
   run: () => Promise<R>,
-): Promise<R> {
-  const { result, cpu } = await withCpu(server.pid, run);
+): Promise<Measured<R>> {
+  const { result, cpu, serverCpuSeconds } = await withCpu(server.pid, run);
   check(result);
-  console.log(`  ${cpu}`);
-  return result;
+  const perRequest =
+    serverCpuSeconds === null || result.requests === 0
+      ? null
+      : (serverCpuSeconds * 1e6) / result.requests;
+  console.log(
+    `  ${cpu}; server CPU per request ${perRequest === null ? 'n/a' : `${perRequest.toFixed(1)} µs`}`,
+  );
+  return { ...result, serverCpuUsPerRequest: perRequest };
+}
+
+/** Prints where a Verity call's CPU goes beyond the bare server's: the framework or Verity's work. */
+function printCostSplit(bare: number | null, floor: number | null, verity: number | null): void {
+  if (bare === null || floor === null || verity === null) return;
+  const extra = verity - bare;
+  console.log(
+    `server CPU per request: bare ${bare.toFixed(1)} µs, framework floor ${floor.toFixed(1)} µs, verity ${verity.toFixed(1)} µs; ` +
+      `of verity's ${extra.toFixed(1)} µs above bare, ${(floor - bare).toFixed(1)} µs is the framework floor (answer shape, hooks, request id, logger) ` +
+      `and ${(verity - floor).toFixed(1)} µs Verity's own work (key, token bucket, credit lease, validation, metrics, access log)`,
+  );
 }
 
 async function countLogLines(path: string): Promise<string> {
@@ -146,6 +166,11 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
       `node flags of start:api: ${API_NODE_FLAGS.join(' ') || 'none'}`,
   );
   console.log('bare: Fastify, no logger, POST /echo returns the parsed JSON body');
+  console.log(
+    "framework floor: Fastify with what a Verity call asks of the framework and none of Verity's work " +
+      '(request id header, pino at warn, one onRequest and one promise-awaiting preHandler setting the RateLimit headers, ' +
+      'the 200 answer serialised from the same schema; bench/support/floor-server.child.ts)',
+  );
   const servers: ChildServer[] = [];
   try {
     // Started one after another: the first Verity instance applies the migrations.
@@ -155,6 +180,13 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
       stdoutPath: '/dev/null',
     });
     servers.push(bare);
+    const floor = await startChildServer({
+      script: 'floor-server.child.js',
+      env: {},
+      stdoutPath: '/dev/null',
+      execArgv: API_NODE_FLAGS,
+    });
+    servers.push(floor);
     const on = await startChildServer({
       script: 'verity-server.child.js',
       env: verityEnv(databaseUrl, true),
@@ -173,6 +205,11 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
     console.log('\n# saturated');
     await bareLoad(bare, 'warm-up', WARMUP_S);
     const bareSat = await measured(bare, () => bareLoad(bare, 'bare fastify echo', DURATION_S));
+    const floorPath = '/v1/email/validate';
+    await bareLoad(floor, 'warm-up', WARMUP_S, floorPath);
+    const floorSat = await measured(floor, () =>
+      bareLoad(floor, 'framework floor', DURATION_S, floorPath),
+    );
     await verityLoad(on, 'warm-up', WARMUP_S);
     const statementsBefore = await on.statements();
     const onSat = await measured(on, () =>
@@ -182,6 +219,14 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
     const ratio = onSat.reqPerSec / bareSat.reqPerSec;
     console.log(
       `ratio verity/bare: ${ratio.toFixed(3)} (target >= 0.5) ${ratio >= 0.5 ? 'MET' : 'NOT MET'}`,
+    );
+    console.log(
+      `ratio framework floor/bare: ${(floorSat.reqPerSec / bareSat.reqPerSec).toFixed(3)}; verity/framework floor: ${(onSat.reqPerSec / floorSat.reqPerSec).toFixed(3)}`,
+    );
+    printCostSplit(
+      bareSat.serverCpuUsPerRequest,
+      floorSat.serverCpuUsPerRequest,
+      onSat.serverCpuUsPerRequest,
     );
     const perThousand = (statements / onSat.requests) * 1000;
     console.log(

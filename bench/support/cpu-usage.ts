@@ -48,7 +48,7 @@ function postgresDelta(
 export async function withCpu<T>(
   serverPid: number,
   run: () => Promise<T>,
-): Promise<{ result: T; cpu: string }> {
+): Promise<{ result: T; cpu: string; serverCpuSeconds: number | null }> {
   const t0 = performance.now();
   const client0 = process.cpuUsage();
   const server0 = processCpuSeconds(serverPid);
@@ -59,8 +59,9 @@ export async function withCpu<T>(
   const server1 = processCpuSeconds(serverPid);
   const pg1 = postgresCpuSeconds();
   const pct = (s: number | null) => (s === null ? 'n/a' : `${Math.round((100 * s) / wall)}%`);
+  const serverCpuSeconds = server0 !== null && server1 !== null ? server1 - server0 : null;
   const cpu =
-    `cpu (100% = one core): server ${pct(server0 !== null && server1 !== null ? server1 - server0 : null)}, ` +
+    `cpu (100% = one core): server ${pct(serverCpuSeconds)}, ` +
     `load generator ${pct((c.user + c.system) / 1e6)}, postgres (all databases) ${pct(postgresDelta(pg0, pg1))}`;
-  return { result, cpu };
+  return { result, cpu, serverCpuSeconds };
 }

