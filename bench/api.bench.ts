@@ -7,7 +7,7 @@ import { readFile, readdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { provisionBenchDatabase } from './support/bench-database';
-import { BENCH_EMAILS } from './support/bench-inputs';
+import { API_NODE_FLAGS, BODIES, RATE_LIMIT, verityEnv } from './support/api-bench.config';
 import { startChildServer, type ChildServer } from './support/child-server';
 import { withCpu } from './support/cpu-usage';
 import { API_CATEGORIES, summariseCpuProfile } from './support/cpu-profile.summary';
@@ -15,30 +15,12 @@ import { formatLoad, runLoad, type LoadResult } from './support/load';
 import { formatLockWaits, withLockWaits } from './support/lock-waits';
 import { runPacedLoad } from './support/paced-load';
 import { tcpRetransmits } from './support/tcp-retransmits';
-import { deployableCommand } from '../test/deploy/deploy-files';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** The paced (open-loop) client's socket pool: enough that no request waits for a socket. */
 const PACED_SOCKETS = Number(process.env.BENCH_PACED_SOCKETS ?? 64);
-/** High enough that the token bucket never refuses during the run; it still runs per request. */
-const RATE_LIMIT = '1000000000';
-const BODIES = BENCH_EMAILS.map((email) => JSON.stringify({ email }));
-/** The Verity server children run with the API deployable's node flags (package.json start:api). */
-const API_NODE_FLAGS = deployableCommand('api').slice(1, -1);
-
-function verityEnv(databaseUrl: string, metrics: boolean): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'info',
-    METRICS_ENABLED: String(metrics),
-    RATE_LIMIT_PER_SECOND: RATE_LIMIT,
-    RATE_LIMIT_BURST: RATE_LIMIT,
-  };
-}
-
 function verityLoad(
   server: ChildServer,
   label: string,

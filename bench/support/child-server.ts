@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { isServerReady, isStatsReply, type ServerReady } from './server-protocol';
 
 /** A benchmark server running in its own process. */
@@ -14,7 +14,7 @@ export interface ChildServer {
 }
 
 export interface ChildServerOptions {
-  /** Compiled file name next to this one, e.g. `verity-server.child.js`. */
+  /** Compiled file name next to this one, e.g. `verity-server.child.js`, or an absolute path. */
   script: string;
   env: Record<string, string>;
   /** Where the child's stdout (the pino log) goes: a file path or /dev/null. */
@@ -26,7 +26,8 @@ export interface ChildServerOptions {
 /** Forks a server child and resolves once it reports its port. */
 export function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
   const out = openSync(options.stdoutPath, 'a');
-  const child: ChildProcess = fork(join(__dirname, options.script), [], {
+  const script = isAbsolute(options.script) ? options.script : join(__dirname, options.script);
+  const child: ChildProcess = fork(script, [], {
     env: {
       PATH: process.env.PATH ?? '',
       ...(process.env.NODE_PATH ? { NODE_PATH: process.env.NODE_PATH } : {}),

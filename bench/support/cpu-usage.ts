@@ -2,15 +2,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_S = 100; // USER_HZ on Linux
 
-/** CPU seconds (user + system) used so far by process `pid`, from /proc; null where unavailable. */
-export function processCpuSeconds(pid: number): number | null {
+/** CPU seconds in user and in system mode used so far by process `pid`, from /proc. */
+export function processCpuTimes(pid: number): { user: number; system: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S; // utime, stime
+    return { user: Number(fields[11]) / TICKS_PER_S, system: Number(fields[12]) / TICKS_PER_S };
   } catch {
     return null;
   }
+}
+
+/** CPU seconds (user + system) used so far by process `pid`, from /proc; null where unavailable. */
+export function processCpuSeconds(pid: number): number | null {
+  const times = processCpuTimes(pid);
+  return times === null ? null : times.user + times.system;
 }
 
 /** CPU seconds used so far by each process named `postgres` (server and backends), by pid. */

@@ -1,0 +1,156 @@
+// `npm run bench:api:ab -- --baseline <checkout>`: the server CPU per POST /v1/email/validate
+// of this build against another build of Verity, in alternated runs. <checkout> is a directory
+// with `npm install` and `npm run build` done, e.g. a git worktree of main. One bench:api run
+// moves by ±10 %, more than most single changes to the hot path are worth; paired, alternated
+// runs judge a change of a microsecond or two, and their range says how far to trust it.
+//
+// Each run starts a fresh server process of one build (JIT and heap start over, as in a real
+// restart), warms it up, then loads it saturated and reads its CPU from /proc. The builds take
+// turns, the order swapping every round, each on its own fresh database.
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { createTestDatabase, type TestDatabase } from '@verity/testing';
+import { API_NODE_FLAGS, BODIES, verityEnv } from './support/api-bench.config';
+import { startChildServer } from './support/child-server';
+import { processCpuTimes } from './support/cpu-usage';
+import { runLoad } from './support/load';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+interface Build {
+  name: string;
+  /** The build's compiled Verity server child. */
+  script: string;
+  database: TestDatabase;
+  runs: Run[];
+}
+
+interface Run {
+  reqPerSec: number;
+  /** Server CPU per answered request, µs: user, system and both. */
+  user: number;
+  system: number;
+  total: number;
+}
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+function serverScript(checkout: string): string {
+  const script = join(checkout, 'dist', 'bench', 'support', 'verity-server.child.js');
+  if (!existsSync(script)) {
+    throw new Error(`${script} is missing: run npm install and npm run build in ${checkout}`);
+  }
+  return script;
+}
+
+async function measure(build: Build): Promise<Run> {
+  const server = await startChildServer({
+    script: build.script,
+    env: verityEnv(build.database.url, true),
+    stdoutPath: '/dev/null',
+    execArgv: API_NODE_FLAGS,
+  });
+  try {
+    const load = (durationS: number) =>
+      runLoad({
+        label: build.name,
+        url: `http://127.0.0.1:${server.port}/v1/email/validate`,
+        connections: CONNECTIONS,
+        durationS,
+        headers: { 'x-api-key': server.apiKey ?? '' },
+        bodies: BODIES,
+      });
+    await load(WARMUP_S);
+    const before = processCpuTimes(server.pid);
+    const result = await load(DURATION_S);
+    const after = processCpuTimes(server.pid);
+    if (!before || !after) throw new Error('the server CPU cannot be read from /proc');
+    if (result.non2xx + result.errors > 0) {
+      throw new Error(`${build.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    }
+    const perRequest = (seconds: number) => (seconds * 1e6) / result.requests;
+    const user = perRequest(after.user - before.user);
+    const system = perRequest(after.system - before.system);
+    return { reqPerSec: result.reqPerSec, user, system, total: user + system };
+  } finally {
+    await server.stop();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function summary(build: Build): string {
+  const us = (f: (r: Run) => number) => median(build.runs.map(f)).toFixed(1);
+  return (
+    `${build.name.padEnd(12)} median ${us((r) => r.total)} µs/request (user ${us((r) => r.user)}, system ${us((r) => r.system)}), ` +
+    `${Math.round(median(build.runs.map((r) => r.reqPerSec)))} req/s`
+  );
+}
+
+async function main(): Promise<void> {
+  const checkout = option('--baseline');
+  if (!checkout)
+    throw new Error('usage: npm run bench:api:ab -- --baseline <checkout> [--rounds N]');
+  const rounds = Number(option('--rounds') ?? 6);
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `${rounds} rounds, each build once per round (order swapped every round), fresh server per run, ` +
+      `${WARMUP_S} s warm-up then ${DURATION_S} s saturated, ${CONNECTIONS} connections; node flags ${API_NODE_FLAGS.join(' ') || 'none'}`,
+  );
+  const builds: Build[] = [];
+  try {
+    for (const [name, dir] of [
+      ['baseline', resolve(checkout)],
+      ['this build', resolve(__dirname, '..', '..')],
+    ] as const) {
+      builds.push({
+        name,
+        script: serverScript(dir),
+        database: await createTestDatabase(),
+        runs: [],
+      });
+    }
+    for (let round = 1; round <= rounds; round++) {
+      for (const build of round % 2 ? builds : [...builds].reverse()) {
+        const run = await measure(build);
+        build.runs.push(run);
+        console.log(
+          `round ${round} ${build.name.padEnd(12)} ${Math.round(run.reqPerSec).toString().padStart(6)} req/s  ` +
+            `${run.total.toFixed(1)} µs/request (user ${run.user.toFixed(1)}, system ${run.system.toFixed(1)})`,
+        );
+      }
+    }
+    for (const build of builds) console.log(summary(build));
+    const [base, current] = builds;
+    const diffs = current.runs.map((r, i) => r.total - base.runs[i].total);
+    const d = median(diffs);
+    console.log(
+      `this build − baseline, paired by round: median ${d.toFixed(1)} µs/request (${((100 * d) / median(base.runs.map((r) => r.total))).toFixed(1)} %), ` +
+        `range ${Math.min(...diffs).toFixed(1)} to ${Math.max(...diffs).toFixed(1)} µs` +
+        (Math.min(...diffs) < 0 && Math.max(...diffs) > 0
+          ? ' (the rounds disagree on the sign)'
+          : ''),
+    );
+  } finally {
+    for (const build of builds) await build.database.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

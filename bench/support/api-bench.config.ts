@@ -1,0 +1,23 @@
+import { deployableCommand } from '../../test/deploy/deploy-files';
+import { BENCH_EMAILS } from './bench-inputs';
+
+/** High enough that the token bucket never refuses during a run; it still runs per request. */
+export const RATE_LIMIT = '1000000000';
+
+/** The request bodies of POST /v1/email/validate, each connection cycles through them. */
+export const BODIES = BENCH_EMAILS.map((email) => JSON.stringify({ email }));
+
+/** The Verity server children run with the API deployable's node flags (package.json start:api). */
+export const API_NODE_FLAGS = deployableCommand('api').slice(1, -1);
+
+/** A Verity server child's environment: production, access log on, the token bucket never refusing. */
+export function verityEnv(databaseUrl: string, metrics: boolean): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'info',
+    METRICS_ENABLED: String(metrics),
+    RATE_LIMIT_PER_SECOND: RATE_LIMIT,
+    RATE_LIMIT_BURST: RATE_LIMIT,
+  };
+}
