@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CreditLeases, type LeaseHold } from '@verity/accounts';
 import {
   ADMIN_TOKEN,
   freePort,
@@ -99,6 +100,31 @@ describe('credit leases: two API instances on one database', () => {
     }
     const state = await atRest(a, accountId);
     assert.deepEqual(state, { balance: 0, ledger: 0, usage: 10, open: 0 });
+  });
+
+  it('takeNow pays only from credits the lease already holds, and what it gives back costs nothing', async () => {
+    const leases = a.app.get(CreditLeases);
+    const { accountId } = await a.account(50);
+    assert.equal(
+      leases.takeNow(accountId, 1),
+      undefined,
+      'no lease yet: nothing without a reservation',
+    );
+    const first = await leases.take(accountId, 1);
+    assert.ok(first, 'take reserves a block');
+    const holds: LeaseHold[] = [first];
+    // Synchronous: no refill can land in between, so this drains exactly the reserved block.
+    for (let hold = leases.takeNow(accountId, 1); hold; hold = leases.takeNow(accountId, 1)) {
+      holds.push(hold);
+      if (holds.length > 50) break;
+    }
+    assert.ok(
+      holds.length <= 50,
+      `the lease handed out ${holds.length} credits of a balance of 50`,
+    );
+    assert.equal((await accountState(a, accountId)).open, 1);
+    for (const hold of holds) leases.giveBack(hold);
+    assert.deepEqual(await atRest(a, accountId), { balance: 50, ledger: 50, usage: 0, open: 0 });
   });
 
   it('a call the account can pay is not refused while another instance holds its credits', async () => {

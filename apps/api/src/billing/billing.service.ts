@@ -28,9 +28,13 @@ export class BillingService {
   ): Promise<T & { credits_used: number }> {
     const cost = CREDIT_COST[operation];
     const usage = { keyId: principal.keyId, operation, calls: 1 };
-    const hold = await this.leases
-      .take(principal.accountId, cost)
-      .catch((error: unknown) => this.ledgerFailed('debit', error));
+    // From the lease as it stands when it holds enough (no promise), else by `take`, which may
+    // reserve a block first.
+    const hold =
+      this.leases.takeNow(principal.accountId, cost) ??
+      (await this.leases
+        .take(principal.accountId, cost)
+        .catch((error: unknown) => this.ledgerFailed('debit', error)));
     if (!hold) await this.debit(principal.accountId, cost, reference, usage);
     try {
       const result = await work();

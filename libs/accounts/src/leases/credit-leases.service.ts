@@ -97,16 +97,22 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
       this.leases.set(accountId, lease);
     }
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (lease.remaining >= cost) {
-        lease.remaining -= cost;
-        lease.inFlight += cost;
-        this.prefetch(accountId, lease, cost);
-        return { accountId, cost };
-      }
+      const hold = this.takeFrom(accountId, lease, cost);
+      if (hold) return hold;
       if (lease.draining || Date.now() < lease.directUntil) return null;
       await this.refill(accountId, lease, cost);
     }
     return null;
+  }
+
+  /**
+   * `take` without waiting: the hold when this instance's lease of the account holds `cost`
+   * now, else undefined (then call `take`, which may reserve a block or answer null). The
+   * single-call path pays from here with no promise of its own.
+   */
+  takeNow(accountId: string, cost: number): LeaseHold | undefined {
+    const lease = this.leases.get(accountId);
+    return lease === undefined ? undefined : this.takeFrom(accountId, lease, cost);
   }
 
   /** The call succeeded: its credits are spent, counted for `keyId` and `operation`. */
@@ -114,7 +120,19 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
     const lease = this.leases.get(hold.accountId)!;
     lease.inFlight -= hold.cost;
     lease.spentSinceTick += hold.cost;
-    addUsage(lease.usage, { keyId, operation, calls: 1, credits: hold.cost });
+    const existing = lease.usage.get(usageId(keyId, operation));
+    if (existing) {
+      existing.calls += 1;
+      existing.credits += hold.cost;
+    } else addUsage(lease.usage, { keyId, operation, calls: 1, credits: hold.cost });
+  }
+
+  private takeFrom(accountId: string, lease: LocalLease, cost: number): LeaseHold | undefined {
+    if (lease.remaining < cost) return undefined;
+    lease.remaining -= cost;
+    lease.inFlight += cost;
+    this.prefetch(accountId, lease, cost);
+    return { accountId, cost };
   }
 
   /** The call failed: its credits go back to the lease, nothing is charged. */
@@ -373,8 +391,12 @@ function newLease(): LocalLease {
   };
 }
 
+function usageId(keyId: string, operation: string): string {
+  return `${keyId} ${operation}`;
+}
+
 function addUsage(into: Map<string, SpentUsage>, u: SpentUsage): void {
-  const id = `${u.keyId} ${u.operation}`;
+  const id = usageId(u.keyId, u.operation);
   const existing = into.get(id);
   if (existing) {
     existing.calls += u.calls;
