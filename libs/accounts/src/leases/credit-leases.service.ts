@@ -11,13 +11,8 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { CreditsService } from '../credits.service';
 import { blockSize, nextRate } from './lease-size';
-import {
-  askHoldersToRelease,
-  recoverExpiredLeases,
-  reserveLease,
-  settleLease,
-  type SpentUsage,
-} from './lease.sql';
+import { askHoldersToRelease, recoverExpiredLeases, reserveLease, settleLease } from './lease.sql';
+import { addCall, addUsage, newLease, type LocalLease } from './local-lease';
 
 /** PostgreSQL NOTIFY channel of the leases: "give back your credits" and "given back". */
 export const CREDIT_LEASE_CHANNEL = 'verity_credit_leases';
@@ -37,29 +32,6 @@ export interface LeaseHold {
 
 /** After a refused reservation, calls of the account are debited directly for this many settle intervals. */
 const DIRECT_TICKS = 5;
-
-/** This instance's lease of one account. */
-interface LocalLease {
-  leaseId: string | null;
-  /** Credits of the lease not taken by any call. */
-  remaining: number;
-  /** Credits taken by calls still running. */
-  inFlight: number;
-  /** Spent since the last settle, per key and operation. */
-  usage: Map<string, SpentUsage>;
-  spentSinceTick: number;
-  /** Credits per second on this instance (exponential average). */
-  rate: number;
-  idleTicks: number;
-  refill: Promise<void> | null;
-  /** Until then calls are debited directly (reservation refused, or another instance asked). */
-  directUntil: number;
-  /** Another instance asked: give everything back at once, then tell it. */
-  draining: boolean;
-  lastSettled: number;
-  /** Reservations and settles of one lease never overlap (a refill must not land in a lease being closed). */
-  chain: Promise<void>;
-}
 
 /**
  * Credit leases (docs/credits.md): this instance reserves a block of an account's credits in one
@@ -120,11 +92,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
     const lease = this.leases.get(hold.accountId)!;
     lease.inFlight -= hold.cost;
     lease.spentSinceTick += hold.cost;
-    const existing = lease.usage.get(usageId(keyId, operation));
-    if (existing) {
-      existing.calls += 1;
-      existing.credits += hold.cost;
-    } else addUsage(lease.usage, { keyId, operation, calls: 1, credits: hold.cost });
+    addCall(lease.usage, keyId, operation, hold.cost);
   }
 
   private takeFrom(accountId: string, lease: LocalLease, cost: number): LeaseHold | undefined {
@@ -372,34 +340,4 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
     lease.chain = run.catch(() => undefined);
     return run;
   }
-}
-
-function newLease(): LocalLease {
-  return {
-    leaseId: null,
-    remaining: 0,
-    inFlight: 0,
-    usage: new Map(),
-    spentSinceTick: 0,
-    rate: 0,
-    idleTicks: 0,
-    refill: null,
-    directUntil: 0,
-    draining: false,
-    lastSettled: 0,
-    chain: Promise.resolve(),
-  };
-}
-
-function usageId(keyId: string, operation: string): string {
-  return `${keyId} ${operation}`;
-}
-
-function addUsage(into: Map<string, SpentUsage>, u: SpentUsage): void {
-  const id = usageId(u.keyId, u.operation);
-  const existing = into.get(id);
-  if (existing) {
-    existing.calls += u.calls;
-    existing.credits += u.credits;
-  } else into.set(id, u);
 }
