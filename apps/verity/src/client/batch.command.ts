@@ -83,7 +83,11 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
             intervalMs,
             timeoutMs,
             signal,
-            onCreated: (job) => (created = job),
+            // The first frame is the job as created (0 rows), whatever the first poll finds.
+            onCreated: (job) => {
+              created = job;
+              view.update(job);
+            },
             onProgress: (job) => view.update(job),
           }),
         );
