@@ -3,9 +3,28 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { rawRequest, startTestStack, type TestStack } from '@verity/testing';
+import {
+  parseAnswers,
+  rawExchange,
+  rawRequest,
+  startTestStack,
+  type TestStack,
+} from '@verity/testing';
 
 const BOUNDARY = 'verityboundary1234';
+
+/** One form field of a multipart body, with its closing CRLF. */
+function field(name: string, value: string, boundary = BOUNDARY): string {
+  return `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+}
+
+/** One file part of a multipart body, with its closing CRLF. */
+function filePart(name: string, csv: string, boundary = BOUNDARY): string {
+  return (
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="in.csv"\r\n` +
+    `Content-Type: text/csv\r\n\r\n${csv}\r\n`
+  );
+}
 
 /** A well-formed multipart body (type=email, file=<csv>) with CRLF line ends. */
 function multipart(csv: string, boundary = BOUNDARY, eol = '\r\n'): string {
@@ -107,6 +126,68 @@ describe('POST /v1/batch refuses malformed multipart bodies, leaving nothing beh
     const body = multipart('a@example.com');
     const cut = body.slice(0, body.indexOf('filename=') + 4);
     await expectRefused('cut in headers', cut, { 'content-type': form });
+  });
+
+  it("the parser's limits and unexpected parts are 400, each message saying what to send", async () => {
+    const end = `--${BOUNDARY}--\r\n`;
+    const cases: [string, string, RegExp][] = [
+      [
+        'two files',
+        field('type', 'email') +
+          filePart('file', 'a@example.com') +
+          filePart('file', 'b@x.io') +
+          end,
+        /send exactly one file/,
+      ],
+      [
+        'nine fields',
+        Array.from({ length: 9 }, (_, i) => field(`f${i}`, 'x')).join('') + end,
+        /too many fields/,
+      ],
+      [
+        'eleven parts',
+        Array.from({ length: 11 }, (_, i) => field(`type${i}`, 'x')).join('') + end,
+        /too many (parts|fields)/,
+      ],
+      [
+        'a field over 4 KiB',
+        field('webhook_url', `https://example.com/${'a'.repeat(5000)}`) + end,
+        /field webhook_url is too long/,
+      ],
+      [
+        'the file under another name',
+        field('type', 'email') + filePart('data', 'a@example.com') + end,
+        /unexpected file field "data"; send the CSV as "file"/,
+      ],
+      ['no file', field('type', 'email') + end, /file is required/],
+      ['no part at all', end, /type is required/],
+    ];
+    for (const [what, body, message] of cases) {
+      const answer = await send(body, { 'content-type': form, connection: 'close' });
+      assert.equal(answer?.status, 400, `${what}: ${answer?.body}`);
+      assert.match(JSON.parse(answer.body).error.message, message, what);
+    }
+    assert.deepEqual(await leftovers(), []);
+  });
+
+  it('an upload refused mid-body leaves its connection usable for the next request', async () => {
+    // The refusal comes with the part's headers; the 650 KB after them are still on the way.
+    const body =
+      field('type', 'email') +
+      filePart('data', 'a@example.com\n'.repeat(50_000)) +
+      `--${BOUNDARY}--\r\n`;
+    const upload =
+      `POST /v1/batch HTTP/1.1\r\nhost: x\r\nx-api-key: ${apiKey}\r\n` +
+      `content-type: ${form}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const ping = `GET /v1/ping HTTP/1.1\r\nhost: x\r\nx-api-key: ${apiKey}\r\nconnection: close\r\n\r\n`;
+    const answers = parseAnswers(
+      await rawExchange(stack.client.baseUrl, [upload, ping], { waitMs: 20_000, gapMs: 200 }),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [400, 200],
+      answers.map((a) => a.body).join('\n'),
+    );
   });
 
   it('a compressed body is 400', async () => {

@@ -18,11 +18,12 @@ import { API_REPORT_ONLY } from './api.readiness';
 import { registerApiCallHook } from './auth/api-call.hook';
 import { registerConsoleStatic } from './console/console-static';
 import { registerMultipart } from './batch/multipart.setup';
-import { registerAccessLog } from './http/access-log';
-import { clientErrorHandler, frameworkErrors, refuseWhileClosing } from './http/framework-errors';
+import { accessLogRecorder } from './http/access-log';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors';
+import { registerRequestHooks, type ResponseRecorder } from './http/request-hooks';
 import { requestIdOf } from './http/request-id';
 import { lazyRequestLogger } from './http/request-logger';
-import { registerHttpMetrics } from './metrics/http-metrics.hook';
+import { httpMetricsRecorder } from './metrics/http-metrics.recorder';
 import { setupOpenApi } from './openapi/openapi.setup';
 
 export interface ApiAppOptions {
@@ -51,7 +52,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
 
   const adapter = new FastifyAdapter({
     loggerInstance: options.logger,
-    // One access line per request comes from registerAccessLog (route, status, latency).
+    // One access line per request comes from accessLogRecorder (route, status, latency).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     childLoggerFactory: lazyRequestLogger,
@@ -61,7 +62,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     frameworkErrors,
     clientErrorHandler,
-    return503OnClosing: false, // refuseWhileClosing answers in the spec's shape
+    return503OnClosing: false, // registerRequestHooks answers in the spec's shape
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiRootModule, adapter, {
     logger: new PinoNestLogger(options.logger),
@@ -72,16 +73,15 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
   // JSON only: any other body type is refused (415 → validation_error) instead of reaching
   // a route as a string.
   fastify.removeContentTypeParser(['text/plain']);
-  await registerMultipart(app, config);
-  refuseWhileClosing(fastify);
+  registerMultipart(fastify);
   registerApiCallHook(app);
   await registerConsoleStatic(app);
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('X-Request-Id', request.id);
-    done();
-  });
-  registerAccessLog(fastify, options.logger);
-  if (options.resources.metrics) registerHttpMetrics(fastify, options.resources.metrics);
+  const { metrics } = options.resources;
+  const recorders = [
+    accessLogRecorder(fastify, options.logger),
+    metrics ? httpMetricsRecorder(metrics) : null,
+  ].filter((recorder): recorder is ResponseRecorder => recorder !== null);
+  registerRequestHooks(fastify, recorders);
   const health = app.get(HealthRegistry);
   for (const [name, check] of Object.entries(options.checks ?? {})) health.register(name, check);
   health.reportOnly(API_REPORT_ONLY);

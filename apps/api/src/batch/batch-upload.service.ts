@@ -20,6 +20,8 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { BATCH_TYPES, type BatchType } from '@verity/contracts';
 import { localBaseUrl } from '../http/public-url';
 import { multipartError, StorageFailure } from './multipart-errors';
+import { isMultipart, multipartParts, type MultipartLimits } from './multipart-parts';
+import { multipartLimits } from './multipart.setup';
 
 /** What the multipart body held once the file is stored. */
 interface ReceivedUpload {
@@ -75,13 +77,16 @@ function checkType(value: string | undefined): BatchType {
 @Injectable()
 export class BatchUploadService {
   private readonly log = new Logger('BatchUpload');
+  private readonly limits: MultipartLimits;
 
   constructor(
     private readonly jobs: BatchJobsService,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.limits = multipartLimits(config);
+  }
 
   /** Topic, group and queue names (BATCH_NAMESPACE). */
   private get names(): BatchNames {
@@ -93,7 +98,7 @@ export class BatchUploadService {
     request: FastifyRequest,
   ): Promise<{ job: BatchJobRecord; created: boolean }> {
     const idempotencyKey = this.idempotencyKey(request);
-    if (!request.isMultipart()) {
+    if (!isMultipart(request)) {
       throw new VerityError(
         'validation_error',
         'Content-Type must be multipart/form-data with fields type and file',
@@ -222,7 +227,7 @@ export class BatchUploadService {
     let type: string | undefined;
     let webhook: string | undefined;
     let file: StoredFile | undefined;
-    for await (const part of request.parts()) {
+    for await (const part of multipartParts(request.raw, this.limits)) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           throw new VerityError(
@@ -238,11 +243,10 @@ export class BatchUploadService {
         onStored();
         continue;
       }
-      const value = typeof part.value === 'string' ? part.value : '';
       if (part.valueTruncated)
         throw new VerityError('validation_error', `field ${part.fieldname} is too long`);
-      if (part.fieldname === 'type') type = value.trim();
-      else if (part.fieldname === 'webhook_url') webhook = value.trim();
+      if (part.fieldname === 'type') type = part.value.trim();
+      else if (part.fieldname === 'webhook_url') webhook = part.value.trim();
     }
     const checkedType = checkType(type);
     if (!file) throw new VerityError('validation_error', 'file is required: a single-column CSV');

@@ -1,27 +1,28 @@
-import fastifyMultipart from '@fastify/multipart';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '@verity/config';
+import type { MultipartLimits } from './multipart-parts';
 
 /**
- * Streams multipart bodies (POST /v1/batch). Parts are read one at a time from the socket;
- * the file part goes straight to the blob store. busboy's own file limit is one byte above
- * BATCH_MAX_BYTES so the upload inspector, which counts the same bytes, reports the 413.
+ * multipart/form-data (POST /v1/batch) is accepted and left unread: the upload service reads
+ * its parts from the socket one at a time (multipartParts), and the file part goes straight to
+ * the blob store. No other route, and no hook, does anything for multipart, so single calls pay
+ * nothing for uploads.
  */
-export async function registerMultipart(
-  app: NestFastifyApplication,
-  config: AppConfig,
-): Promise<void> {
-  await app.register(fastifyMultipart, {
-    limits: {
-      files: 1,
-      fields: 8,
-      parts: 10,
-      fieldSize: 4096,
-      fileSize: config.BATCH_MAX_BYTES + 1,
-      headerPairs: 100,
-    },
-    // A part named "file" is the upload even without a filename, so it is always streamed.
-    isPartAFile: (fieldName, _contentType, fileName) =>
-      fieldName === 'file' || fileName !== undefined,
-  });
+export function registerMultipart(fastify: FastifyInstance): void {
+  fastify.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+}
+
+/**
+ * The parser's limits. busboy's own file limit is one byte above BATCH_MAX_BYTES so the upload
+ * inspector, which counts the same bytes, reports the 413.
+ */
+export function multipartLimits(config: AppConfig): MultipartLimits {
+  return {
+    files: 1,
+    fields: 8,
+    parts: 10,
+    fieldSize: 4096,
+    fileSize: config.BATCH_MAX_BYTES + 1,
+    headerPairs: 100,
+  };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { ResponseRecorder } from './request-hooks';
 
 interface Completed {
   reqId: string;
@@ -17,9 +18,10 @@ const MAX_BATCH = 2_000;
  * id), at info. A request only appends a few fields to a buffer; the lines are formatted and
  * written together after the current I/O phase (setImmediate), outside every request's path.
  * Lines still buffered when the process dies unexpectedly are lost, as pino's own buffer.
+ * Returns the onResponse recorder (null when info is off); the buffer is flushed on close.
  */
-export function registerAccessLog(fastify: FastifyInstance, root: Logger): void {
-  if (!root.isLevelEnabled('info')) return;
+export function accessLogRecorder(fastify: FastifyInstance, root: Logger): ResponseRecorder | null {
+  if (!root.isLevelEnabled('info')) return null;
   // The fields above are the whole line and none is a secret (the route is the pattern, never
   // the URL with its query), so the line skips the root logger's redaction: applied to every
   // field of every line, it allocated about a third of all a single call allocated.
@@ -31,7 +33,11 @@ export function registerAccessLog(fastify: FastifyInstance, root: Logger): void 
     for (const entry of batch) logger.info(entry, 'request completed');
     if (buffer.length > 0) setImmediate(flush);
   };
-  fastify.addHook('onResponse', (request, reply, done) => {
+  fastify.addHook('onClose', (_instance, done) => {
+    flush();
+    done();
+  });
+  return (request, reply) => {
     if (buffer.length === 0) setImmediate(flush);
     buffer.push({
       reqId: request.id,
@@ -40,10 +46,5 @@ export function registerAccessLog(fastify: FastifyInstance, root: Logger): void 
       status: reply.statusCode,
       latency_ms: Math.round(reply.elapsedTime * 100) / 100,
     });
-    done();
-  });
-  fastify.addHook('onClose', (_instance, done) => {
-    flush();
-    done();
-  });
+  };
 }

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VerityError } from '@verity/common';
 import { errorBody, statusOf } from './error-body';
 import { sendError } from './send-error';
@@ -47,26 +47,4 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
     );
   }
   socket.destroy();
-}
-
-/**
- * Requests read once shutdown has begun (pipelined or on a kept-alive connection) are
- * answered 503 in the spec's shape; Fastify's own `return503OnClosing` answer is not.
- * Requests already in flight finish normally.
- */
-export function refuseWhileClosing(fastify: FastifyInstance): void {
-  let closing = false;
-  fastify.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-  fastify.addHook('onRequest', (request, reply, done) => {
-    if (!closing) return done();
-    void reply.header('Connection', 'close');
-    sendError(
-      request,
-      reply,
-      new VerityError('service_unavailable', 'the server is shutting down; retry'),
-    );
-  });
 }

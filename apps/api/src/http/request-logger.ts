@@ -7,7 +7,7 @@ type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
  * `request.log`, created on first use. Fastify makes a pino child per request by default, and
  * a child costs its bindings' JSON, their redaction and one function per level: about 2 % of
  * a single call's CPU for a logger that almost no request uses (the access line is written by
- * registerAccessLog; request.log only by errors). Methods live on the prototype, so a request
+ * accessLogRecorder; request.log only by errors). Methods live on the prototype, so a request
  * allocates this one small object.
  */
 class LazyRequestLogger implements FastifyBaseLogger {

@@ -1,6 +1,6 @@
 import type { MxFailure, MxHost, MxLookup, MxResolver } from '@verity/validation';
 import type { CachingDnsResolver } from './caching.dns-resolver';
-import type { DnsResult } from './dns.types';
+import type { DnsResult, MxRecord } from './dns.types';
 
 /** Resolves a host name to the addresses an SMTP probe may connect to. */
 export interface HostAddressResolver {
@@ -20,6 +20,15 @@ function failureOf(result: DnsResult): MxFailure | null {
   }
 }
 
+/** RFC 7505 §3: a null MX is the only MX; if others sit beside it, we use the others. */
+function mxOf(records: readonly MxRecord[]): MxLookup {
+  const hosts: MxHost[] = records
+    .filter((m) => m.exchange !== '')
+    .map((m) => ({ exchange: m.exchange, preference: m.preference }))
+    .sort((a, b) => a.preference - b.preference);
+  return hosts.length === 0 ? { kind: 'null_mx' } : { kind: 'mx', hosts };
+}
+
 /**
  * The email engine's MX port over real DNS. Policy (docs/models/email.md):
  * - MX records: the hosts by preference; a lone "." exchange is a null MX (RFC 7505);
@@ -28,18 +37,21 @@ function failureOf(result: DnsResult): MxFailure | null {
  * - timeout / SERVFAIL / transport error: unknown, never "no mail".
  */
 export class DnsMxResolver implements MxResolver, HostAddressResolver {
+  /** The lookup made of each cached MX answer, so a cache hit sorts and copies nothing. */
+  private readonly fromAnswer = new WeakMap<DnsResult, MxLookup>();
+
   constructor(private readonly dns: CachingDnsResolver) {}
 
   async lookupMx(domain: string): Promise<MxLookup> {
     const result = await this.dns.resolve(domain, 'MX');
     switch (result.status) {
       case 'answer': {
-        // RFC 7505 §3: a null MX is the only MX; if others sit beside it, we use the others.
-        const hosts: MxHost[] = result.mx
-          .filter((m) => m.exchange !== '')
-          .map((m) => ({ exchange: m.exchange, preference: m.preference }))
-          .sort((a, b) => a.preference - b.preference);
-        return hosts.length === 0 ? { kind: 'null_mx' } : { kind: 'mx', hosts };
+        let lookup = this.fromAnswer.get(result);
+        if (lookup === undefined) {
+          lookup = mxOf(result.mx);
+          this.fromAnswer.set(result, lookup);
+        }
+        return lookup;
       }
       case 'nxdomain':
         return { kind: 'no_mail' };

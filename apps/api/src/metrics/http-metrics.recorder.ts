@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import type { VerityMetrics } from '@verity/observability';
+import type { ResponseRecorder } from '../http/request-hooks';
 
 /**
  * Counts every answered request by method, route pattern and status, and its latency. The
  * route is the pattern (`/v1/batch/:jobId`), never the raw URL, so labels stay bounded.
  */
-export function registerHttpMetrics(fastify: FastifyInstance, metrics: VerityMetrics): void {
-  fastify.addHook('onResponse', (request, reply, done) => {
+export function httpMetricsRecorder(metrics: VerityMetrics): ResponseRecorder {
+  return (request, reply) => {
     const status = reply.statusCode;
     metrics.recordHttpRequest(
       {
@@ -18,6 +18,5 @@ export function registerHttpMetrics(fastify: FastifyInstance, metrics: VerityMet
     );
     if (status === 402) metrics.httpRejections.inc({ reason: 'insufficient_credits' });
     else if (status === 429) metrics.httpRejections.inc({ reason: 'rate_limited' });
-    done();
-  });
+  };
 }

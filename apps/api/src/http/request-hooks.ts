@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { VerityError } from '@verity/common';
+import { sendError } from './send-error';
+
+/** Work done once a response has been sent: the access line, the HTTP metrics. */
+export type ResponseRecorder = (request: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * The API's per-request work outside the routes, as one hook per phase (every hook is a step
+ * of Fastify's hook runner on every call, the single calls included):
+ * - onRequest: the X-Request-Id header, and once shutdown has begun, a 503 in the spec's shape
+ *   for requests read after it (pipelined or on a kept-alive connection; Fastify's own
+ *   `return503OnClosing` answer is not in that shape). Requests already in flight finish.
+ * - onResponse: each of `recorders`, in order.
+ */
+export function registerRequestHooks(
+  fastify: FastifyInstance,
+  recorders: readonly ResponseRecorder[],
+): void {
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('X-Request-Id', request.id);
+    if (!closing) return done();
+    void reply.header('Connection', 'close');
+    sendError(
+      request,
+      reply,
+      new VerityError('service_unavailable', 'the server is shutting down; retry'),
+    );
+  });
+  if (recorders.length === 0) return;
+  fastify.addHook('onResponse', (request, reply, done) => {
+    for (const record of recorders) record(request, reply);
+    done();
+  });
+}
