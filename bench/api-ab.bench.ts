@@ -7,6 +7,9 @@
 // Each run starts a fresh server process of one build (JIT and heap start over, as in a real
 // restart), warms it up, then loads it saturated and reads its CPU from /proc. The builds take
 // turns, the order swapping every round, each on its own fresh database.
+//
+// `--baseline-flags '<node flags>'` runs the baseline with other node flags than the API's
+// (package.json start:api); with `--baseline .` it compares the flags on the same build.
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -24,6 +27,8 @@ interface Build {
   name: string;
   /** The build's compiled Verity server child. */
   script: string;
+  /** The server's node flags. */
+  execArgv: string[];
   database: TestDatabase;
   runs: Run[];
 }
@@ -54,7 +59,7 @@ async function measure(build: Build): Promise<Run> {
     script: build.script,
     env: verityEnv(build.database.url, true),
     stdoutPath: '/dev/null',
-    execArgv: API_NODE_FLAGS,
+    execArgv: build.execArgv,
   });
   try {
     const load = (durationS: number) =>
@@ -97,11 +102,18 @@ function summary(build: Build): string {
   );
 }
 
+function flagsText(flags: readonly string[]): string {
+  return flags.join(' ') || 'none';
+}
+
 async function main(): Promise<void> {
   const checkout = option('--baseline');
   if (!checkout)
-    throw new Error('usage: npm run bench:api:ab -- --baseline <checkout> [--rounds N]');
+    throw new Error(
+      "usage: npm run bench:api:ab -- --baseline <checkout> [--rounds N] [--baseline-flags '<node flags>']",
+    );
   const rounds = Number(option('--rounds') ?? 6);
+  const baselineFlags = option('--baseline-flags')?.split(/\s+/).filter(Boolean) ?? API_NODE_FLAGS;
   console.log(
     `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), node ${process.version}, load average ${loadavg()
       .map((l) => l.toFixed(2))
@@ -109,17 +121,19 @@ async function main(): Promise<void> {
   );
   console.log(
     `${rounds} rounds, each build once per round (order swapped every round), fresh server per run, ` +
-      `${WARMUP_S} s warm-up then ${DURATION_S} s saturated, ${CONNECTIONS} connections; node flags ${API_NODE_FLAGS.join(' ') || 'none'}`,
+      `${WARMUP_S} s warm-up then ${DURATION_S} s saturated, ${CONNECTIONS} connections; ` +
+      `node flags: this build ${flagsText(API_NODE_FLAGS)}, baseline ${flagsText(baselineFlags)}`,
   );
   const builds: Build[] = [];
   try {
-    for (const [name, dir] of [
-      ['baseline', resolve(checkout)],
-      ['this build', resolve(__dirname, '..', '..')],
+    for (const [name, dir, execArgv] of [
+      ['baseline', resolve(checkout), baselineFlags],
+      ['this build', resolve(__dirname, '..', '..'), API_NODE_FLAGS],
     ] as const) {
       builds.push({
         name,
         script: serverScript(dir),
+        execArgv,
         database: await createTestDatabase(),
         runs: [],
       });

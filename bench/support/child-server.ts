@@ -20,6 +20,8 @@ export interface ChildServerOptions {
   /** Where the child's stdout (the pino log) goes: a file path or /dev/null. */
   stdoutPath: string;
   execArgv?: string[];
+  /** A command the child runs under, e.g. valgrind and its options (node and its flags follow). */
+  wrapper?: string[];
   startTimeoutMs?: number;
 }
 
@@ -27,18 +29,22 @@ export interface ChildServerOptions {
 export function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
   const out = openSync(options.stdoutPath, 'a');
   const script = isAbsolute(options.script) ? options.script : join(__dirname, options.script);
+  // BENCH_NODE_ARGS: extra node/V8 flags for every server child, bare and Verity alike (V8
+  // flags such as --no-memory-reducer are refused in NODE_OPTIONS).
+  const nodeFlags = [
+    ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    ...(options.execArgv ?? []),
+  ];
+  const [wrapper, ...wrapperArgs] = options.wrapper ?? [];
   const child: ChildProcess = fork(script, [], {
     env: {
       PATH: process.env.PATH ?? '',
       ...(process.env.NODE_PATH ? { NODE_PATH: process.env.NODE_PATH } : {}),
       ...options.env,
     },
-    // BENCH_NODE_ARGS: extra node/V8 flags for every server child, bare and Verity alike (V8
-    // flags such as --no-memory-reducer are refused in NODE_OPTIONS).
-    execArgv: [
-      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      ...(options.execArgv ?? []),
-    ],
+    ...(wrapper === undefined
+      ? { execArgv: nodeFlags }
+      : { execPath: wrapper, execArgv: [...wrapperArgs, process.execPath, ...nodeFlags] }),
     stdio: ['ignore', out, 'inherit', 'ipc'],
   });
   closeSync(out);

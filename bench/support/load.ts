@@ -25,6 +25,8 @@ export interface LoadOptions {
   /** Request bodies, each connection cycles through them in order. */
   bodies: string[];
   overallRate?: number;
+  /** Stop after this many requests instead of after `durationS` (which then only labels). */
+  amount?: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -49,6 +51,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         headers: { 'content-type': 'application/json', ...options.headers },
         requests: options.bodies.map((body) => ({ method: 'POST', body })),
         ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+        ...(options.amount ? { amount: options.amount } : {}),
       },
       (error, result) => {
         if (error) {
