@@ -27,6 +27,8 @@ export interface LoadOptions {
   overallRate?: number;
   /** Stop after this many requests instead of after `durationS` (which then only labels). */
   amount?: number;
+  /** Seconds before a request counts as an error (autocannon's default: 10). */
+  timeoutS?: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -52,6 +54,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         requests: options.bodies.map((body) => ({ method: 'POST', body })),
         ...(options.overallRate ? { overallRate: options.overallRate } : {}),
         ...(options.amount ? { amount: options.amount } : {}),
+        ...(options.timeoutS ? { timeout: options.timeoutS } : {}),
       },
       (error, result) => {
         if (error) {
