@@ -15,7 +15,9 @@ import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { createTestDatabase, type TestDatabase } from '@verity/testing';
 import { API_NODE_FLAGS, BODIES, verityEnv } from './support/api-bench.config';
+import { option } from './support/argv';
 import { startChildServer } from './support/child-server';
+import { median } from './support/median';
 import { processCpuTimes } from './support/cpu-usage';
 import { runLoad } from './support/load';
 
@@ -39,11 +41,6 @@ interface Run {
   user: number;
   system: number;
   total: number;
-}
-
-function option(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
 }
 
 function serverScript(checkout: string): string {
@@ -86,12 +83,6 @@ async function measure(build: Build): Promise<Run> {
   } finally {
     await server.stop();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function summary(build: Build): string {

@@ -22,7 +22,9 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase } from '@verity/testing';
 import { API_NODE_FLAGS, BODIES, verityEnv } from './support/api-bench.config';
+import { option } from './support/argv';
 import { startChildServer } from './support/child-server';
+import { median } from './support/median';
 import { runLoad } from './support/load';
 
 const run = promisify(execFile);
@@ -49,17 +51,6 @@ interface Counted {
   target: Target;
   /** Instructions per request of each block. */
   blocks: number[];
-}
-
-function option(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** The instruction total of a callgrind dump (its `totals:` or `summary:` line). */
