@@ -2,8 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { VerityError } from '@verity/common';
 import { sendError } from './send-error';
 
-/** Work done once a response has been sent: the access line, the HTTP metrics. */
-export type ResponseRecorder = (request: FastifyRequest, reply: FastifyReply) => void;
+/**
+ * Work done once a response has been sent: the access line, the HTTP metrics. `route` is the
+ * route pattern (`/v1/batch/:jobId`, never the URL), or `unmatched`.
+ */
+export type ResponseRecorder = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: string,
+) => void;
 
 /**
  * The API's per-request work outside the routes, as one hook per phase (every hook is a step
@@ -34,7 +41,9 @@ export function registerRequestHooks(
   });
   if (recorders.length === 0) return;
   fastify.addHook('onResponse', (request, reply, done) => {
-    for (const record of recorders) record(request, reply);
+    // Read once: Fastify builds a new routeOptions object on every read.
+    const route = request.routeOptions.url ?? 'unmatched';
+    for (const record of recorders) record(request, reply, route);
     done();
   });
 }

@@ -20,7 +20,6 @@ import {
   type DnsCacheResult,
   type DnsOutcome,
   type HlrOutcome,
-  type HttpLabels,
   type OutageDependency,
   type RejectionReason,
   type UnavailableDependency,
@@ -44,6 +43,7 @@ import {
   type ReadinessResult,
   type ReadinessSource,
 } from './metric-sources';
+import { HttpRequestSeries } from './http-request-series';
 
 /** Sampling interval of the default metrics' event-loop lag monitor. */
 const EVENT_LOOP_SAMPLE_MS = 200;
@@ -85,8 +85,6 @@ export interface CreateMetricsOptions {
 /** Typed handles to every Verity metric, plus the registry that `/metrics` serialises. */
 export interface VerityMetrics {
   readonly registry: Registry;
-  readonly httpRequests: LabelledCounter<HttpLabels>;
-  readonly httpRequestDuration: LabelledHistogram<HttpLabels>;
   readonly creditsConsumed: LabelledCounter<{ operation: CreditOperation }>;
   readonly httpRejections: LabelledCounter<{ reason: RejectionReason }>;
   readonly batchJobs: LabelledCounter<{ status: BatchJobStatus }>;
@@ -106,8 +104,8 @@ export interface VerityMetrics {
   }>;
   readonly webhookDeliveries: LabelledCounter<{ outcome: WebhookOutcome }>;
   readonly creditLedgerErrors: LabelledCounter<{ movement: CreditLedgerMovement }>;
-  /** Counts one answered HTTP request and observes its latency in seconds. */
-  recordHttpRequest(labels: HttpLabels, seconds: number): void;
+  /** Counts one answered HTTP request (route template, never the URL) and its latency in seconds. */
+  recordHttpRequest(method: string, route: string, status: number, seconds: number): void;
   /** Sets (or clears) the scrape-time reader of `verity_kafka_consumer_lag`. */
   setLagSource(source: LagSource | undefined): void;
   /** Sets (or clears) the scrape-time reader of `verity_data_source_age_seconds`. */
@@ -197,15 +195,8 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
   if (existing !== undefined) return existing;
   const timeoutMs = opts.sourceTimeoutMs ?? 3_000;
 
-  const httpRequests = counter<'method' | 'route' | 'status'>(
-    registry,
-    'verity_http_requests_total',
-  );
-  const httpRequestDuration = histogram<'method' | 'route' | 'status'>(
-    registry,
-    'verity_http_request_duration_seconds',
-    HTTP_DURATION_BUCKETS,
-  );
+  const http = new HttpRequestSeries(HTTP_DURATION_BUCKETS);
+  http.register(registry, 'verity_http_requests_total', 'verity_http_request_duration_seconds');
   const creditsConsumed = counter<'operation'>(registry, 'verity_credits_consumed_total');
   zero(creditsConsumed, 'operation', CREDIT_OPERATIONS);
   const httpRejections = counter<'reason'>(registry, 'verity_http_rejections_total');
@@ -295,8 +286,6 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
 
   const metrics: VerityMetrics = {
     registry,
-    httpRequests,
-    httpRequestDuration,
     creditsConsumed,
     httpRejections,
     batchJobs,
@@ -312,10 +301,8 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     batchDependencyOutages,
     webhookDeliveries,
     creditLedgerErrors,
-    recordHttpRequest(labels, seconds) {
-      httpRequests.inc(labels);
-      httpRequestDuration.observe(labels, seconds);
-    },
+    recordHttpRequest: (method, route, status, seconds) =>
+      http.record(method, route, status, seconds),
     setLagSource: (source) => lag.set(source),
     setDataAgeSource: (source) => age.set(source),
     setReadinessSource: (source) => readiness.set(source),

@@ -101,10 +101,3 @@ export type BatchWorker = (typeof BATCH_WORKERS)[number];
 export const OUTAGE_DEPENDENCIES = ['postgres', 's3', 'redis', 'kafka', 'network'] as const;
 /** A dependency whose outage a batch worker waits out. */
 export type OutageDependency = (typeof OUTAGE_DEPENDENCIES)[number];
-
-/** Labels of the HTTP metrics. `route` is the route template, never the raw URL. */
-export interface HttpLabels {
-  method: string;
-  route: string;
-  status: string | number;
-}

@@ -99,9 +99,8 @@ describe('metrics catalogue', () => {
 
   it('records an HTTP request in the counter and the histogram', async () => {
     const m = createMetrics();
-    const labels = { method: 'GET', route: '/v1/email/validate', status: 200 };
-    m.recordHttpRequest(labels, 0.004);
-    m.recordHttpRequest(labels, 0.2);
+    m.recordHttpRequest('GET', '/v1/email/validate', 200, 0.004);
+    m.recordHttpRequest('GET', '/v1/email/validate', 200, 0.2);
     const text = await m.registry.metrics();
     assert.match(
       text,
