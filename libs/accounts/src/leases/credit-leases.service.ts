@@ -12,7 +12,7 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { CreditsService } from '../credits.service';
 import { blockSize, nextRate } from './lease-size';
 import { askHoldersToRelease, recoverExpiredLeases, reserveLease, settleLease } from './lease.sql';
-import { addCall, addUsage, newLease, type LocalLease } from './local-lease';
+import { newLease, UsageTally, type LocalLease } from './local-lease';
 
 /** PostgreSQL NOTIFY channel of the leases: "give back your credits" and "given back". */
 export const CREDIT_LEASE_CHANNEL = 'verity_credit_leases';
@@ -92,7 +92,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
     const lease = this.leases.get(hold.accountId)!;
     lease.inFlight -= hold.cost;
     lease.spentSinceTick += hold.cost;
-    addCall(lease.usage, keyId, operation, hold.cost);
+    lease.usage.addCall(keyId, operation, hold.cost);
   }
 
   private takeFrom(accountId: string, lease: LocalLease, cost: number): LeaseHold | undefined {
@@ -269,13 +269,13 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
       const fresh = Date.now() - lease.lastSettled < this.config.CREDIT_LEASE_EXPIRY_MS / 3;
       if (lease.usage.size === 0 && release === 0 && !close && fresh) return;
       const usage = [...lease.usage.values()];
-      lease.usage = new Map();
+      lease.usage = new UsageTally();
       lease.remaining -= release;
       try {
         const settled = await settleLease(this.db, leaseId, this.instance, usage, release, close);
         lease.lastSettled = Date.now();
         if (!settled) {
-          for (const u of usage) addUsage(lease.usage, u);
+          for (const u of usage) lease.usage.add(u);
           this.lost(lease);
         }
         if (!settled || close) {
@@ -284,7 +284,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
         }
         if (asked && release > 0) await this.announceReleased(accountId);
       } catch (error) {
-        for (const u of usage) addUsage(lease.usage, u);
+        for (const u of usage) lease.usage.add(u);
         lease.remaining += release;
         this.logger.warn(`credit lease settle failed, retrying: ${String(error)}`);
       }
@@ -300,7 +300,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
     let unbilled = 0;
     for (const u of lease.usage.values()) unbilled += u.credits;
     this.logger.warn(`credit lease ${lease.leaseId} was recovered; ${unbilled} credits unbilled`);
-    lease.usage = new Map();
+    lease.usage = new UsageTally();
     lease.remaining = 0;
   }
 

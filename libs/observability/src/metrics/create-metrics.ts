@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { BoundedCounter } from './bounded-counter';
 import {
   BATCH_JOB_STATUSES,
   BATCH_ROW_TYPES,
@@ -120,14 +121,8 @@ export interface VerityMetrics {
 // they must share the handles rather than fail on duplicate registration.
 const created = new WeakMap<Registry, VerityMetrics>();
 
-function counter<L extends string>(registry: Registry, name: MetricName): Counter<L> {
-  const def = metricDefinition(name);
-  return new Counter<L>({
-    name,
-    help: def.help,
-    labelNames: def.labels as readonly L[],
-    registers: [registry],
-  });
+function counter<L extends string>(registry: Registry, name: MetricName): BoundedCounter<L> {
+  return new BoundedCounter<L>(registry, name);
 }
 
 function histogram<L extends string>(
@@ -147,12 +142,12 @@ function histogram<L extends string>(
 
 /** Starts every bounded series at zero so `rate()` and dashboards work before the first event. */
 function zero<K extends string, V extends string>(
-  metric: Counter<K>,
+  metric: BoundedCounter<K>,
   label: K,
   values: readonly V[],
 ): void {
   for (const value of values) {
-    const labels: Partial<Record<K, string>> = {};
+    const labels = {} as Record<K, string>;
     labels[label] = value;
     metric.inc(labels, 0);
   }

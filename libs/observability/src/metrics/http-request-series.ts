@@ -1,5 +1,6 @@
-import type { Metric, MetricValueWithName, Registry } from 'prom-client';
-import { metricDefinition, type MetricName } from './metric-catalogue';
+import type { Registry } from 'prom-client';
+import { registerCollected, type MetricSample } from './collected-metric';
+import type { MetricName } from './metric-catalogue';
 
 /** One (method, route, status) series: its request count, latency sum and latency buckets. */
 interface Series {
@@ -48,9 +49,14 @@ export class HttpRequestSeries {
 
   /** Registers the counter and the histogram in `registry`. */
   register(registry: Registry, counter: MetricName, histogram: MetricName): void {
-    registry.registerMetric(this.metric(counter, 'counter', () => this.counterValues(counter)));
-    registry.registerMetric(
-      this.metric(histogram, 'histogram', () => this.histogramValues(histogram)),
+    const reset = () => this.byRoute.clear();
+    registerCollected(registry, counter, 'counter', () => this.counterValues(counter), reset);
+    registerCollected(
+      registry,
+      histogram,
+      'histogram',
+      () => this.histogramValues(histogram),
+      reset,
     );
   }
 
@@ -65,7 +71,7 @@ export class HttpRequestSeries {
       for (const byStatus of byMethod.values()) yield* byStatus.values();
   }
 
-  private counterValues(name: string): MetricValueWithName<string>[] {
+  private counterValues(name: string): MetricSample[] {
     return [...this.series()].map((s) => ({
       metricName: name,
       labels: { ...s.labels },
@@ -74,8 +80,8 @@ export class HttpRequestSeries {
   }
 
   // The same lines, in the same order and label order, as prom-client's own histogram.
-  private histogramValues(name: string): MetricValueWithName<string>[] {
-    const values: MetricValueWithName<string>[] = [];
+  private histogramValues(name: string): MetricSample[] {
+    const values: MetricSample[] = [];
     for (const s of this.series()) {
       let cumulative = 0;
       this.bounds.forEach((le, i) => {
@@ -93,26 +99,5 @@ export class HttpRequestSeries {
       );
     }
     return values;
-  }
-
-  /**
-   * A metric object as the registry reads one (`name`, `get()`, `reset()`, and what `get()`
-   * returns): prom-client's registry takes any such object, its typings only its own classes.
-   */
-  private metric(
-    name: MetricName,
-    type: 'counter' | 'histogram',
-    values: () => MetricValueWithName<string>[],
-  ): Metric {
-    const help = metricDefinition(name).help;
-    const metric = {
-      name,
-      help,
-      type,
-      aggregator: 'sum',
-      get: () => Promise.resolve({ name, help, type, values: values(), aggregator: 'sum' }),
-      reset: () => this.byRoute.clear(),
-    };
-    return metric as unknown as Metric;
   }
 }
