@@ -141,6 +141,7 @@ async function profile(databaseUrl: string, logDir: string): Promise<void> {
 async function compare(databaseUrl: string, logDir: string): Promise<void> {
   const logOn = join(logDir, 'verity-metrics-on.log');
   const logOff = join(logDir, 'verity-metrics-off.log');
+  const logOnFresh = join(logDir, 'verity-metrics-on-fresh.log');
   console.log(
     `verity: NODE_ENV=production, LOG_LEVEL=info (pino access log on, one line per request, written to the file ${logOn}), ` +
       `rate limit ${RATE_LIMIT}/s burst ${RATE_LIMIT} (token bucket still runs on every request, never refuses), ` +
@@ -254,21 +255,35 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
     );
 
     console.log(
-      '\n# metrics off vs on (second instance, METRICS_ENABLED=false; saturated; alternated to spread drift)',
+      '\n# metrics off vs on (two fresh instances, METRICS_ENABLED=false and true; saturated; in the order off, on, on, off to cancel drift)',
     );
+    // A fresh metrics-on instance: the first one has served every run above, so comparing it
+    // with a fresh metrics-off instance would also compare their histories.
+    const onFresh = await startChildServer({
+      script: 'verity-server.child.js',
+      env: verityEnv(databaseUrl, true),
+      stdoutPath: logOnFresh,
+      execArgv: API_NODE_FLAGS,
+    });
+    servers.push(onFresh);
     await verityLoad(off, 'warm-up', WARMUP_S);
+    await verityLoad(onFresh, 'warm-up', WARMUP_S);
     const offRuns = [
       await measured(off, () => verityLoad(off, 'verity (metrics off) run 1', DURATION_S)),
     ];
     const onRuns = [
-      onSat,
-      await measured(on, () => verityLoad(on, 'verity (metrics on) run 2', DURATION_S)),
+      await measured(onFresh, () => verityLoad(onFresh, 'verity (metrics on) run 1', DURATION_S)),
+      await measured(onFresh, () => verityLoad(onFresh, 'verity (metrics on) run 2', DURATION_S)),
     ];
     offRuns.push(
       await measured(off, () => verityLoad(off, 'verity (metrics off) run 2', DURATION_S)),
     );
     const mean = (rs: LoadResult[], f: (r: LoadResult) => number) =>
       rs.reduce((a, r) => a + f(r), 0) / rs.length;
+    const meanCpu = (rs: Measured<LoadResult>[]): number | null => {
+      const cpu = rs.map((r) => r.serverCpuUsPerRequest);
+      return cpu.every((c) => c !== null) ? cpu.reduce((a, c) => a + c, 0) / cpu.length : null;
+    };
     const onRps = mean(onRuns, (r) => r.reqPerSec);
     const offRps = mean(offRuns, (r) => r.reqPerSec);
     const cost = ((offRps - onRps) / offRps) * 100;
@@ -281,11 +296,22 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
       (100 * Math.abs(rs[0].reqPerSec - rs[1].reqPerSec)) /
       Math.max(rs[0].reqPerSec, rs[1].reqPerSec);
     const noise = Math.max(spread(onRuns), spread(offRuns));
+    // The cost is judged by the server's CPU per request (from /proc): calls per second on two
+    // shared cores also move with the load generator's share and the kernel's wake-ups (docs/benchmarks.md).
+    const cpuOn = meanCpu(onRuns);
+    const cpuOff = meanCpu(offRuns);
+    const cpuCost = cpuOn !== null && cpuOff !== null ? ((cpuOn - cpuOff) / cpuOff) * 100 : null;
+    const judged = cpuCost ?? cost;
     console.log(
-      `throughput cost of metrics: ${cost.toFixed(1)}% (target < 5%) ${cost < 5 ? 'MET' : 'NOT MET'}; ` +
+      `throughput cost of metrics: ${cost.toFixed(1)}%${cpuCost === null ? ` (target < 5%) ${cost < 5 ? 'MET' : 'NOT MET'}` : ''}; ` +
         `run-to-run spread of one configuration ${noise.toFixed(1)}%` +
         (Math.abs(cost) < noise ? ' (the difference is within the noise)' : ''),
     );
+    if (cpuOn !== null && cpuOff !== null)
+      console.log(
+        `server CPU cost of metrics: ${judged.toFixed(1)}% (${cpuOn.toFixed(1)} µs per request on vs ${cpuOff.toFixed(1)} µs off, means of 2 runs each) ` +
+          `(target < 5%) ${judged < 5 ? 'MET' : 'NOT MET'}`,
+      );
     console.log(
       '\n# one account, two API processes vs one (same load generator, same total connections, one account)',
     );
@@ -317,7 +343,7 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
         `both processes share the same ${cpus().length} cores with the load generator, so the CPU share is the same`,
     );
     console.log(
-      `\naccess logs: metrics-on instance ${await countLogLines(logOn)}; metrics-off instance ${await countLogLines(logOff)}`,
+      `\naccess logs: metrics-on instance ${await countLogLines(logOn)}; metrics-off instance ${await countLogLines(logOff)}; fresh metrics-on instance ${await countLogLines(logOnFresh)}`,
     );
     console.log(
       `load average at end: ${loadavg()
