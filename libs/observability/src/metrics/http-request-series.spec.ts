@@ -8,7 +8,8 @@ const COUNTER = 'verity_http_requests_total';
 const HISTOGRAM = 'verity_http_request_duration_seconds';
 const LABELS = ['method', 'route', 'status'] as const;
 
-// Latencies on, between, below and above the bounds, over several series.
+// Latencies on, between, below and above the bounds, over several series, the last one new
+// for a route seen before (prom-client lists series in the order they were first counted).
 const REQUESTS: readonly (readonly [string, string, number, number])[] = [
   ['POST', '/v1/email/validate', 200, 0.0004],
   ['POST', '/v1/email/validate', 200, HTTP_DURATION_BUCKETS[0]],
@@ -17,6 +18,7 @@ const REQUESTS: readonly (readonly [string, string, number, number])[] = [
   ['GET', '/v1/batch/:jobId', 200, 0.7],
   ['GET', 'unmatched', 404, 1e6],
   ['POST', '/v1/email/validate', 200, 0.03],
+  ['POST', '/v1/email/validate', 500, 0.002],
 ];
 
 /** The same requests through prom-client's own counter and histogram. */

@@ -20,7 +20,9 @@ interface Series {
  * time by two metric objects registered in the registry, so `/metrics` reads as before.
  */
 export class HttpRequestSeries {
-  private readonly byRoute = new Map<string, Map<string, Map<number, Series>>>();
+  private byRoute = new Map<string, Map<string, Map<number, Series>>>();
+  /** In the order they were first counted, as prom-client lists them. */
+  private all: Series[] = [];
 
   constructor(private readonly bounds: readonly number[]) {}
 
@@ -40,6 +42,7 @@ export class HttpRequestSeries {
         perBucket: new Array<number>(this.bounds.length).fill(0),
       };
       byStatus.set(status, series);
+      this.all.push(series);
     }
     series.count += 1;
     series.sum += seconds;
@@ -49,7 +52,10 @@ export class HttpRequestSeries {
 
   /** Registers the counter and the histogram in `registry`. */
   register(registry: Registry, counter: MetricName, histogram: MetricName): void {
-    const reset = () => this.byRoute.clear();
+    const reset = () => {
+      this.byRoute = new Map();
+      this.all = [];
+    };
     registerCollected(registry, counter, 'counter', () => this.counterValues(counter), reset);
     registerCollected(
       registry,
@@ -66,13 +72,8 @@ export class HttpRequestSeries {
     return i;
   }
 
-  private *series(): Generator<Series> {
-    for (const byMethod of this.byRoute.values())
-      for (const byStatus of byMethod.values()) yield* byStatus.values();
-  }
-
   private counterValues(name: string): MetricSample[] {
-    return [...this.series()].map((s) => ({
+    return this.all.map((s) => ({
       metricName: name,
       labels: { ...s.labels },
       value: s.count,
@@ -82,7 +83,7 @@ export class HttpRequestSeries {
   // The same lines, in the same order and label order, as prom-client's own histogram.
   private histogramValues(name: string): MetricSample[] {
     const values: MetricSample[] = [];
-    for (const s of this.series()) {
+    for (const s of this.all) {
       let cumulative = 0;
       this.bounds.forEach((le, i) => {
         cumulative += s.perBucket[i];
