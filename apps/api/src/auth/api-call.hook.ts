@@ -67,9 +67,17 @@ export function ApiCall(options: ApiCallOptions): MethodDecorator {
 export function registerApiCallHook(app: NestFastifyApplication): void {
   const keys = app.get(ApiKeyGuard);
   const limits = app.get(RateLimitGuard);
-  // Callback style: a key found in the cache is admitted without a promise of its own.
+  // Callback style: a key found in the cache and a bucket kept in this process are admitted
+  // without a promise of their own.
   const limit = (request: FastifyRequest, reply: FastifyReply, done: HookDone): void => {
-    limits.admit(request, reply).then(() => done(), done);
+    let pending: Promise<void> | undefined;
+    try {
+      pending = limits.admit(request, reply);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   };
   const admit: preHandlerHookHandler = (request, reply, done) => {
     const pending = keys.admit(request);

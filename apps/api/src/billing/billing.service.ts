@@ -5,6 +5,17 @@ import type { CreditLedgerMovement } from '@verity/observability';
 import { CREDIT_COST, type CreditOperation } from '@verity/contracts';
 import { ApiMetrics } from '../metrics/api-metrics';
 
+/** The usage a ledger movement records for one call (the console's usage per key). */
+interface CallUsage {
+  keyId: string;
+  operation: string;
+  calls: number;
+}
+
+function usageOf(principal: Principal, operation: CreditOperation): CallUsage {
+  return { keyId: principal.keyId, operation, calls: 1 };
+}
+
 /**
  * Runs billable work. The cost is taken first, so an account that cannot pay never reaches a
  * paid upstream such as HLR and concurrent calls cannot overdraw: from this instance's credit
@@ -27,7 +38,6 @@ export class BillingService {
     work: () => Promise<T> | T,
   ): Promise<T & { credits_used: number }> {
     const cost = CREDIT_COST[operation];
-    const usage = { keyId: principal.keyId, operation, calls: 1 };
     // From the lease as it stands when it holds enough (no promise), else by `take`, which may
     // reserve a block first.
     const hold =
@@ -35,14 +45,21 @@ export class BillingService {
       (await this.leases
         .take(principal.accountId, cost)
         .catch((error: unknown) => this.ledgerFailed('debit', error)));
-    if (!hold) await this.debit(principal.accountId, cost, reference, usage);
+    if (!hold)
+      await this.debit(principal.accountId, cost, reference, usageOf(principal, operation));
     try {
       const result = await work();
       if (hold) this.leases.spend(hold, principal.keyId, operation);
       this.metrics.creditsConsumed(operation, cost);
       return { ...result, credits_used: cost };
     } catch (error) {
-      await this.giveBack(hold, principal.accountId, cost, reference, usage);
+      await this.giveBack(
+        hold,
+        principal.accountId,
+        cost,
+        reference,
+        usageOf(principal, operation),
+      );
       throw error;
     }
   }
@@ -56,7 +73,7 @@ export class BillingService {
     accountId: string,
     cost: number,
     reference: string,
-    usage: { keyId: string; operation: string; calls: number },
+    usage: CallUsage,
   ): Promise<void> {
     const once = () =>
       this.credits
@@ -79,7 +96,7 @@ export class BillingService {
     accountId: string,
     cost: number,
     reference: string,
-    usage: { keyId: string; operation: string; calls: number },
+    usage: CallUsage,
   ): Promise<void> {
     if (hold) return this.leases.giveBack(hold);
     await this.credits

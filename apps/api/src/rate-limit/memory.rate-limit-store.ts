@@ -22,6 +22,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   ) {}
 
   take(key: string): Promise<RateLimitDecision> {
+    return Promise.resolve(this.takeNow(key));
+  }
+
+  takeNow(key: string): RateLimitDecision {
     const now = this.now();
     const bucket = this.buckets.get(key);
     const refilled = bucket
@@ -32,8 +36,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
       : this.policy.burst;
     const { tokensAfter, decision } = decide(this.policy, refilled);
     if (!bucket && this.buckets.size >= MAX_BUCKETS) this.sweep(now);
-    this.buckets.set(key, { tokens: tokensAfter, at: now });
-    return Promise.resolve(decision);
+    if (bucket) {
+      bucket.tokens = tokensAfter;
+      bucket.at = now;
+    } else this.buckets.set(key, { tokens: tokensAfter, at: now });
+    return decision;
   }
 
   ping(): Promise<void> {

@@ -63,6 +63,25 @@ export function rateLimitStoreContract(
       assert.fail('the bucket never refilled');
     });
 
+    it('answers takeNow from the same bucket as take, or leaves it to take', async () => {
+      const key = randomUUID();
+      const first = store.takeNow(key);
+      const second = await store.take(key);
+      if (first === null) {
+        // A remote store: takeNow took nothing, so take found the bucket full.
+        assert.equal(second.remaining, policy.burst - 1);
+        return;
+      }
+      assert.equal(first.allowed, true);
+      assert.equal(first.remaining, policy.burst - 1);
+      assert.equal(second.remaining, policy.burst - 2);
+      assert.equal(store.takeNow(key)?.remaining, 0);
+      const refused = store.takeNow(key);
+      assert.equal(refused?.allowed, false);
+      assert.ok((refused?.retryAfterSeconds ?? 0) >= 1);
+      assert.equal((await store.take(key)).allowed, false);
+    });
+
     it('never allows more than the burst to concurrent takers', async () => {
       const key = randomUUID();
       const decisions = await Promise.all(Array.from({ length: 20 }, () => store.take(key)));

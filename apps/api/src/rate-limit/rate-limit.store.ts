@@ -12,6 +12,12 @@ export interface RateLimitDecision {
 /** A token bucket per key: `burst` capacity, refilled at `ratePerSecond`. */
 export interface RateLimitStore {
   take(key: string): Promise<RateLimitDecision>;
+  /**
+   * The same as `take`, answered without a promise by a store that decides in this process
+   * (the hot path then costs no microtask); null from a store that must ask elsewhere, whose
+   * caller then uses `take`. A non-null answer has taken its token.
+   */
+  takeNow(key: string): RateLimitDecision | null;
   /** Readiness: resolves when the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -41,6 +41,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.defineCommand('verityTakeToken', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   }
 
+  /** Redis holds the bucket: every take is a round trip. */
+  takeNow(): null {
+    return null;
+  }
+
   async take(key: string): Promise<RateLimitDecision> {
     const take = (
       this.redis as unknown as Record<string, (...a: unknown[]) => Promise<TakeResult>>

@@ -51,6 +51,13 @@ export class CachingDnsResolver {
     this.maxTtlMs = options.maxTtlMs ?? DEFAULT_MAX_TTL_MS;
   }
 
+  /** The cached RRset of (name, type), without a promise; undefined when not cached. */
+  cached(name: string, type: DnsRecordType): DnsResult | undefined {
+    const cached = this.cache.get(`${type} ${normalize(name)}`);
+    if (cached !== undefined) this.events.onCacheHit?.();
+    return cached;
+  }
+
   /** The RRset of (name, type), from cache, a query already under way, or a new query. */
   resolve(name: string, type: DnsRecordType): Promise<DnsResult> {
     const key = `${type} ${normalize(name)}`;

@@ -65,6 +65,19 @@ describe('DnsMxResolver over a loopback DNS server', () => {
     assert.deepEqual(events.log, ['miss', 'query:answer']);
   });
 
+  it('answers a cached MX answer without a promise, and nothing it has not cached', async () => {
+    assert.equal(resolver.cachedMx('mail.test'), undefined);
+    const looked = await resolver.lookupMx('mail.test');
+    assert.equal(resolver.cachedMx('MAIL.test.'), looked);
+    assert.deepEqual(events.log, ['miss', 'query:answer', 'hit']);
+    // A cached NXDOMAIN or NODATA is left to lookupMx (implicit MX needs A/AAAA lookups).
+    await resolver.lookupMx('nowhere.test');
+    await resolver.lookupMx('implicit.test');
+    assert.equal(resolver.cachedMx('nowhere.test'), undefined);
+    assert.equal(resolver.cachedMx('implicit.test'), undefined);
+    assert.equal(server.count('MX', 'mail.test'), 1);
+  });
+
   it('recognises a null MX (RFC 7505)', async () => {
     assert.deepEqual(await resolver.lookupMx('nullmx.test'), { kind: 'null_mx' });
   });

@@ -42,17 +42,17 @@ export class DnsMxResolver implements MxResolver, HostAddressResolver {
 
   constructor(private readonly dns: CachingDnsResolver) {}
 
+  /** A cached MX answer as a lookup, without a promise; undefined otherwise (ask lookupMx). */
+  cachedMx(domain: string): MxLookup | undefined {
+    const result = this.dns.cached(domain, 'MX');
+    return result?.status === 'answer' ? this.ofAnswer(result) : undefined;
+  }
+
   async lookupMx(domain: string): Promise<MxLookup> {
     const result = await this.dns.resolve(domain, 'MX');
     switch (result.status) {
-      case 'answer': {
-        let lookup = this.fromAnswer.get(result);
-        if (lookup === undefined) {
-          lookup = mxOf(result.mx);
-          this.fromAnswer.set(result, lookup);
-        }
-        return lookup;
-      }
+      case 'answer':
+        return this.ofAnswer(result);
       case 'nxdomain':
         return { kind: 'no_mail' };
       case 'nodata':
@@ -70,6 +70,15 @@ export class DnsMxResolver implements MxResolver, HostAddressResolver {
       this.dns.resolve(host, 'AAAA'),
     ]);
     return [a, aaaa].flatMap((r) => (r.status === 'answer' ? [...r.addresses] : []));
+  }
+
+  private ofAnswer(result: DnsResult & { status: 'answer' }): MxLookup {
+    let lookup = this.fromAnswer.get(result);
+    if (lookup === undefined) {
+      lookup = mxOf(result.mx);
+      this.fromAnswer.set(result, lookup);
+    }
+    return lookup;
   }
 
   private async implicitMx(domain: string): Promise<MxLookup> {

@@ -40,6 +40,27 @@ describe('createEmailEngine', () => {
     });
   });
 
+  it('takes an answer the resolver has at hand, and asks lookupMx for the rest', async () => {
+    const mx = tableResolver({ 'gmail.com': MX, 'example.org': MX });
+    const atHand: string[] = [];
+    const engine = createEmailEngine({
+      mx: {
+        ...mx,
+        cachedMx: (domain) => {
+          atHand.push(domain);
+          return domain === 'gmail.com' ? { kind: 'null_mx' } : undefined;
+        },
+      },
+      lists,
+    });
+    const cached = await engine.validate('jane@gmail.com');
+    assert.equal(cached.mx_found, false);
+    assert.equal(cached.deliverability, 'undeliverable');
+    assert.equal((await engine.validate('jane@example.org')).mx_found, true);
+    assert.deepEqual(atHand, ['gmail.com', 'example.org']);
+    assert.deepEqual(mx.asked, ['example.org']);
+  });
+
   it('does no lookup for invalid syntax', async () => {
     const mx = tableResolver({});
     const r = await createEmailEngine({ mx, lists }).validate('not an email');

@@ -59,17 +59,25 @@ export function createEmailEngine(deps: EmailEngineDeps): EmailEngine {
     };
   };
 
-  const probe = async (parsed: ParsedEmail, lookup: MxLookup): Promise<SmtpProbeResult | null> => {
-    if (smtp === undefined) return null;
+  const probe = async (
+    prober: SmtpProbe,
+    parsed: ParsedEmail,
+    lookup: MxLookup,
+  ): Promise<SmtpProbeResult | null> => {
     if (lookup.kind !== 'mx' && lookup.kind !== 'implicit') return null;
-    return smtp.probe(`${parsed.local}@${parsed.domain}`, parsed.domain, lookup.hosts);
+    return prober.probe(`${parsed.local}@${parsed.domain}`, parsed.domain, lookup.hosts);
   };
 
   const validate = async (input: string): Promise<EmailFields> => {
     const offline = analyzeOffline(input);
     const { parsed } = offline;
-    const lookup = parsed === null ? null : await mx.lookupMx(parsed.domain);
-    const smtpResult = parsed === null || lookup === null ? null : await probe(parsed, lookup);
+    const lookup =
+      parsed === null ? null : (mx.cachedMx?.(parsed.domain) ?? (await mx.lookupMx(parsed.domain)));
+    // Without a prober (the default) no promise is awaited for it.
+    const smtpResult =
+      parsed === null || lookup === null || smtp === undefined
+        ? null
+        : await probe(smtp, parsed, lookup);
     const { deliverability, score } = scoreEmail({
       validSyntax: parsed !== null,
       mx: lookup,

@@ -27,6 +27,11 @@ export type MxLookup =
 /** Finds the mail hosts of an ASCII (punycode) domain. */
 export interface MxResolver {
   lookupMx(domain: string): Promise<MxLookup>;
+  /**
+   * The lookup without a promise when the answer is at hand (a cached MX answer), else
+   * undefined and the engine asks `lookupMx`. Same answer as `lookupMx` when defined.
+   */
+  cachedMx?(domain: string): MxLookup | undefined;
 }
 
 /** Verdict of an SMTP RCPT probe. */
