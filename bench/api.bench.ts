@@ -2,7 +2,7 @@
 // bucket, credits from a lease on real PostgreSQL, metrics, access log) against a bare Fastify server,
 // both in child processes while this process runs the load generator (autocannon).
 // `node dist/bench/api.bench.js --profile` instead profiles one saturated Verity run with
-// --cpu-prof and prints where the time goes.
+// --cpu-prof and prints where the time goes; `--allocations` samples what a call allocates.
 import { readFile, readdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,10 @@ import { runPacedLoad } from './support/paced-load';
 import { tcpRetransmits } from './support/tcp-retransmits';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
+// Long enough for V8 to finish optimising a Verity instance under load (--trace-opt: its
+// optimisations settle about 12 s into the load, the framework floor's by 5 s); after 3 s the
+// measured run still paid for the JIT at work (docs/benchmarks.md, issue 15, seventh pass).
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** The paced (open-loop) client's socket pool: enough that no request waits for a socket. */
 const PACED_SOCKETS = Number(process.env.BENCH_PACED_SOCKETS ?? 64);
@@ -136,6 +139,35 @@ async function profile(databaseUrl: string, logDir: string): Promise<void> {
   console.log(
     `\n(profile kept only for this run; copy it out of ${profDir} before the temp dir is removed if needed)`,
   );
+}
+
+/** Bytes a Verity call allocates, and where: one saturated run, sampled after the warm-up. */
+async function allocations(databaseUrl: string, logDir: string): Promise<void> {
+  const server = await startChildServer({
+    script: 'verity-server.child.js',
+    env: verityEnv(databaseUrl, true),
+    stdoutPath: join(logDir, 'verity-allocations.log'),
+    execArgv: API_NODE_FLAGS,
+  });
+  try {
+    await verityLoad(server, 'warm-up', WARMUP_S);
+    const { result, bytes, sites } = await server.allocations(() =>
+      verityLoad(server, 'verity (metrics on, allocations sampled)', DURATION_S),
+    );
+    check(result);
+    const perCall = (n: number) => (n / result.requests).toFixed(0);
+    console.log(
+      `allocated per call: ${perCall(bytes)} bytes (V8's sampling heap profiler, one sample per 1 KiB on average, ` +
+        `objects collected again included; ${result.requests} calls)`,
+    );
+    console.log(
+      'largest sites, bytes per call (the function on top of the stack when allocating):',
+    );
+    for (const { site, bytes: siteBytes } of sites.slice(0, 20))
+      console.log(`${perCall(siteBytes).padStart(7)}  ${site}`);
+  } finally {
+    await server.stop();
+  }
 }
 
 async function compare(databaseUrl: string, logDir: string): Promise<void> {
@@ -362,6 +394,7 @@ async function main(): Promise<void> {
   const logDir = await mkdtemp(join(tmpdir(), 'verity-bench-api-'));
   try {
     if (process.argv.includes('--profile')) await profile(db.url, logDir);
+    else if (process.argv.includes('--allocations')) await allocations(db.url, logDir);
     else await compare(db.url, logDir);
   } finally {
     await db.drop();

@@ -1,7 +1,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { isServerReady, isStatsReply, type ServerReady } from './server-protocol';
+import {
+  isAllocationsReply,
+  isServerReady,
+  isStatsReply,
+  type AllocationSite,
+  type AllocationsRequest,
+  type ServerReady,
+  type StatsRequest,
+} from './server-protocol';
 
 /** A benchmark server running in its own process. */
 export interface ChildServer {
@@ -10,6 +18,13 @@ export interface ChildServer {
   apiKey: string | undefined;
   /** SQL statements the child has sent so far (Verity children only). */
   statements(): Promise<number>;
+  /**
+   * Samples what the child allocates while `run` runs (Verity children only): the bytes and
+   * the sites, largest first (bench/support/allocation-sampler.ts).
+   */
+  allocations<R>(
+    run: () => Promise<R>,
+  ): Promise<{ result: R; bytes: number; sites: AllocationSite[] }>;
   stop(): Promise<void>;
 }
 
@@ -70,16 +85,22 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
         pid: child.pid ?? -1,
         port: ready.port,
         apiKey: ready.apiKey,
-        statements: () =>
-          new Promise<number>((answer) => {
-            const onStats = (reply: unknown) => {
-              if (!isStatsReply(reply)) return;
-              child.off('message', onStats);
-              answer(reply.statements);
-            };
-            child.on('message', onStats);
-            child.send({ type: 'stats' });
-          }),
+        statements: async () =>
+          (await ask(child, { type: 'stats' } satisfies StatsRequest, isStatsReply)).statements,
+        async allocations(run) {
+          await ask(
+            child,
+            { type: 'allocations', on: true } satisfies AllocationsRequest,
+            isAllocationsReply,
+          );
+          const result = await run();
+          const { bytes = 0, sites = [] } = await ask(
+            child,
+            { type: 'allocations', on: false } satisfies AllocationsRequest,
+            isAllocationsReply,
+          );
+          return { result, bytes, sites };
+        },
         async stop() {
           if (child.exitCode !== null) return;
           child.send({ type: 'stop' });
@@ -89,5 +110,22 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
         },
       });
     });
+  });
+}
+
+/** Sends `message` to the child and resolves with its first answer that `isReply` accepts. */
+function ask<R>(
+  child: ChildProcess,
+  message: object,
+  isReply: (reply: unknown) => reply is R,
+): Promise<R> {
+  return new Promise<R>((answer) => {
+    const onReply = (reply: unknown) => {
+      if (!isReply(reply)) return;
+      child.off('message', onReply);
+      answer(reply);
+    };
+    child.on('message', onReply);
+    child.send(message);
   });
 }

@@ -47,3 +47,35 @@ export function isStatsRequest(message: unknown): message is StatsRequest {
 }
 
 export const isStatsReply = isStatsRequest as (message: unknown) => message is StatsReply;
+
+/** The parent asks a Verity child to start (`on`) or stop sampling its allocations. */
+export interface AllocationsRequest {
+  type: 'allocations';
+  on: boolean;
+}
+
+/** One allocation site: a function (and its file and line) and the bytes it allocated. */
+export interface AllocationSite {
+  site: string;
+  bytes: number;
+}
+
+/** The answer: sampling started (`on`), or stopped with what was allocated meanwhile. */
+export interface AllocationsReply {
+  type: 'allocations';
+  on: boolean;
+  bytes?: number;
+  sites?: AllocationSite[];
+}
+
+export function isAllocationsRequest(message: unknown): message is AllocationsRequest {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { type?: unknown }).type === 'allocations'
+  );
+}
+
+export function isAllocationsReply(message: unknown): message is AllocationsReply {
+  return isAllocationsRequest(message);
+}

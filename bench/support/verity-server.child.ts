@@ -11,7 +11,15 @@ import { createMetrics } from '@verity/observability';
 import { buildEngines, createLogger, openDatabaseRuntime } from '@verity/platform';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 import { BENCH_DOMAINS } from './bench-inputs';
-import { isServerStop, isStatsRequest, type ServerReady, type StatsReply } from './server-protocol';
+import {
+  isAllocationsRequest,
+  isServerStop,
+  isStatsRequest,
+  type AllocationsReply,
+  type ServerReady,
+  type StatsReply,
+} from './server-protocol';
+import { AllocationSampler } from './allocation-sampler';
 import { countStatements } from './statement-counter';
 
 const statements = countStatements();
@@ -51,9 +59,14 @@ async function main(): Promise<void> {
     (await app.get(AccountsService).create(`bench-${process.pid}`, credits)).api_key;
 
   let stopping = false;
+  let sampler: AllocationSampler | null = null;
   process.on('message', (message) => {
     if (isStatsRequest(message)) {
       process.send?.({ type: 'stats', statements: statements() } satisfies StatsReply);
+      return;
+    }
+    if (isAllocationsRequest(message)) {
+      void answerAllocations(message.on).then((reply) => process.send?.(reply));
       return;
     }
     if (!isServerStop(message) || stopping) return;
@@ -67,6 +80,16 @@ async function main(): Promise<void> {
       process.exit(0);
     })();
   });
+  async function answerAllocations(on: boolean): Promise<AllocationsReply> {
+    if (on) {
+      sampler = new AllocationSampler();
+      await sampler.start();
+      return { type: 'allocations', on };
+    }
+    const sampled = (await sampler?.stop()) ?? { bytes: 0, sites: [] };
+    sampler = null;
+    return { type: 'allocations', on, ...sampled };
+  }
   process.send?.({ type: 'ready', port, apiKey } satisfies ServerReady);
 }
 
