@@ -12,19 +12,11 @@ export interface ServerStop {
 }
 
 export function isServerStop(message: unknown): message is ServerStop {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    (message as { type?: unknown }).type === 'stop'
-  );
+  return hasType(message, 'stop');
 }
 
 export function isServerReady(message: unknown): message is ServerReady {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    (message as { type?: unknown }).type === 'ready'
-  );
+  return hasType(message, 'ready');
 }
 
 /** The parent asks a Verity child how many SQL statements it has sent so far. */
@@ -39,11 +31,7 @@ export interface StatsReply {
 }
 
 export function isStatsRequest(message: unknown): message is StatsRequest {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    (message as { type?: unknown }).type === 'stats'
-  );
+  return hasType(message, 'stats');
 }
 
 export const isStatsReply = isStatsRequest as (message: unknown) => message is StatsReply;
@@ -69,13 +57,15 @@ export interface AllocationsReply {
 }
 
 export function isAllocationsRequest(message: unknown): message is AllocationsRequest {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    (message as { type?: unknown }).type === 'allocations'
-  );
+  return hasType(message, 'allocations');
 }
 
 export function isAllocationsReply(message: unknown): message is AllocationsReply {
   return isAllocationsRequest(message);
+}
+
+function hasType(message: unknown, type: string): boolean {
+  return (
+    typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type
+  );
 }
