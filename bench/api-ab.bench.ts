@@ -14,7 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { createTestDatabase, type TestDatabase } from '@verity/testing';
-import { API_NODE_FLAGS, BODIES, verityEnv } from './support/api-bench.config';
+import { API_NODE_FLAGS, BODIES, WARMUP_S, verityEnv } from './support/api-bench.config';
 import { option } from './support/argv';
 import { startChildServer } from './support/child-server';
 import { median } from './support/median';
@@ -22,10 +22,6 @@ import { processCpuTimes } from './support/cpu-usage';
 import { runLoad } from './support/load';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
-// Long enough for V8 to finish optimising a Verity instance under load (--trace-opt: its
-// optimisations settle about 12 s into the load, the framework floor's by 5 s); after 3 s the
-// measured run still paid for the JIT at work (docs/benchmarks.md, issue 15, seventh pass).
-const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 interface Build {

@@ -7,7 +7,13 @@ import { readFile, readdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { provisionBenchDatabase } from './support/bench-database';
-import { API_NODE_FLAGS, BODIES, RATE_LIMIT, verityEnv } from './support/api-bench.config';
+import {
+  API_NODE_FLAGS,
+  BODIES,
+  RATE_LIMIT,
+  WARMUP_S,
+  verityEnv,
+} from './support/api-bench.config';
 import { startChildServer, type ChildServer } from './support/child-server';
 import { withCpu } from './support/cpu-usage';
 import { API_CATEGORIES, summariseCpuProfile } from './support/cpu-profile.summary';
@@ -17,10 +23,6 @@ import { runPacedLoad } from './support/paced-load';
 import { tcpRetransmits } from './support/tcp-retransmits';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-// Long enough for V8 to finish optimising a Verity instance under load (--trace-opt: its
-// optimisations settle about 12 s into the load, the framework floor's by 5 s); after 3 s the
-// measured run still paid for the JIT at work (docs/benchmarks.md, issue 15, seventh pass).
-const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** The paced (open-loop) client's socket pool: enough that no request waits for a socket. */
 const PACED_SOCKETS = Number(process.env.BENCH_PACED_SOCKETS ?? 64);

@@ -1,4 +1,5 @@
 import { Session } from 'node:inspector/promises';
+import { frameLabel } from './cpu-profile.summary';
 import type { AllocationSite } from './server-protocol';
 
 /** The sampling heap profile's node, as the inspector protocol sends it. */
@@ -35,9 +36,7 @@ export class AllocationSampler {
     let bytes = 0;
     const visit = (node: SamplingNode): void => {
       if (node.selfSize > 0) {
-        const { functionName, url, lineNumber } = node.callFrame;
-        const file = url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, '');
-        const site = `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
+        const site = frameLabel(node.callFrame);
         bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
         bytes += node.selfSize;
       }

@@ -53,6 +53,15 @@ function categoryOf(node: ProfileNode, categories: ProfileCategories): string {
   return 'other';
 }
 
+/** A V8 profile frame as `function file:line`, the file from node_modules or dist on. */
+export function frameLabel(frame: {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}): string {
+  return `${frame.functionName || '(anonymous)'}  ${shortUrl(frame.url)}:${frame.lineNumber + 1}`;
+}
+
 function shortUrl(url: string): string {
   const i = url.lastIndexOf('node_modules/');
   if (i >= 0) return url.slice(i + 'node_modules/'.length);
@@ -98,7 +107,7 @@ export async function summariseCpuProfile(
   const catIncl = new Map<string, number>();
   for (const [id, us] of selfUs) {
     const node = byId.get(id)!;
-    const key = `${node.callFrame.functionName || '(anonymous)'}  ${shortUrl(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
+    const key = frameLabel(node.callFrame);
     fnSelf.set(key, (fnSelf.get(key) ?? 0) + us);
     const cat = categoryOf(node, categories);
     catSelf.set(cat, (catSelf.get(cat) ?? 0) + us);
