@@ -34,11 +34,17 @@ export interface IssuedApiKey extends ApiKeyView {
 
 const MAX_KEYS_PER_ACCOUNT = 100;
 
+function principalOf(row: ApiKeyEntity): Principal {
+  return { accountId: row.accountId, keyId: row.id, keyName: row.name };
+}
+
 /** Creates, lists, rotates, revokes and authenticates API keys. */
 @Injectable()
 export class ApiKeysService {
   private readonly cache: ApiKeyCache;
   private caching = false;
+  /** Key reads from the database in flight, by lookup id (see liveKey). */
+  private readonly lookups = new Map<string, Promise<ApiKeyEntity | null>>();
 
   constructor(
     private readonly db: DataSource,
@@ -54,8 +60,11 @@ export class ApiKeysService {
    */
   cachedPrincipal(value: string): Principal | undefined {
     if (!this.caching || !isWellFormedApiKey(value)) return undefined;
-    const cached = this.cache.get(lookupIdOf(value));
-    return cached && apiKeyMatches(value, cached.hash) ? cached.principal : undefined;
+    const lookupId = lookupIdOf(value);
+    const cached = this.cache.get(lookupId);
+    if (!cached || !apiKeyMatches(value, cached.hash)) return undefined;
+    if (this.cache.due(cached)) this.refresh(lookupId);
+    return cached.principal;
   }
 
   /** Resolves a presented key to its principal, or null when it is missing, malformed or dead. */
@@ -65,17 +74,53 @@ export class ApiKeysService {
     const cached = this.caching ? this.cache.get(lookupId) : undefined;
     if (cached) {
       if (!apiKeyMatches(value, cached.hash)) return null;
+      if (this.cache.due(cached)) this.refresh(lookupId);
       this.activity.touch(cached.principal.keyId);
       return cached.principal;
     }
-    const row = await this.db.getRepository(ApiKeyEntity).findOne({
-      where: { lookupId, revokedAt: IsNull() },
-    });
+    const row = await this.liveKey(lookupId);
     if (!row || !apiKeyMatches(value, row.keyHash)) return null;
-    const principal = { accountId: row.accountId, keyId: row.id, keyName: row.name };
-    if (this.caching) this.cache.set(lookupId, row.keyHash, principal);
     this.activity.touch(row.id);
-    return principal;
+    return principalOf(row);
+  }
+
+  /**
+   * The live key row of `lookupId`, cached when caching is on. One query per lookup id at a
+   * time: the calls that miss the cache together (a key's first calls on this instance, or
+   * after its entry expired) share it instead of sending one each.
+   */
+  private liveKey(lookupId: string): Promise<ApiKeyEntity | null> {
+    const pending = this.lookups.get(lookupId);
+    if (pending) return pending;
+    const version = this.cache.version();
+    const lookup = this.db
+      .getRepository(ApiKeyEntity)
+      .findOne({ where: { lookupId, revokedAt: IsNull() } })
+      .then((row) => {
+        if (row && this.caching) this.cache.set(lookupId, row.keyHash, principalOf(row), version);
+        return row;
+      })
+      .finally(() => {
+        if (this.lookups.get(lookupId) === lookup) this.lookups.delete(lookupId);
+      });
+    this.lookups.set(lookupId, lookup);
+    return lookup;
+  }
+
+  /**
+   * Reads a cached key again in the background, before its entry expires: the entry is renewed
+   * when the key is still live with the same hash, dropped otherwise (revoked while a
+   * notification was missed). A failed read leaves the entry to expire.
+   */
+  private refresh(lookupId: string): void {
+    if (this.lookups.has(lookupId)) return;
+    const known = this.cache.get(lookupId);
+    this.liveKey(lookupId).then(
+      (row) => {
+        if (!row || (known && !row.keyHash.equals(known.hash))) this.cache.evict(lookupId);
+      },
+      () => undefined,
+    );
   }
 
   async list(accountId: string): Promise<ApiKeyView[]> {
@@ -127,7 +172,7 @@ export class ApiKeysService {
       await manager.getRepository(ApiKeyEntity).save(row);
       // Raw SQL: pg_notify, sent on commit of this transaction (no TypeORM equivalent).
       await manager.query('SELECT pg_notify($1, $2)', [KEY_REVOCATION_CHANNEL, oldLookupId]);
-      this.cache.evict(oldLookupId);
+      this.forget(oldLookupId);
       return { ...toView(row), key: minted.value };
     });
   }
@@ -139,19 +184,29 @@ export class ApiKeysService {
       row.revokedAt = new Date();
       await manager.getRepository(ApiKeyEntity).save(row);
       await manager.query('SELECT pg_notify($1, $2)', [KEY_REVOCATION_CHANNEL, row.lookupId]);
-      this.cache.evict(row.lookupId);
+      this.forget(row.lookupId);
     });
   }
 
   /** Called by the revocation listener when another instance rotated or revoked a key. */
   evictCached(lookupId: string): void {
-    this.cache.evict(lookupId);
+    this.forget(lookupId);
   }
 
   /** Caching is on only while revocation notifications are being received. */
   setCaching(enabled: boolean): void {
     this.caching = enabled;
     this.cache.clear();
+    this.lookups.clear();
+  }
+
+  /**
+   * Drops a rotated or revoked key: its cache entry, and any read of it in flight, so a call
+   * arriving now reads the key afresh instead of sharing a read that began before the change.
+   */
+  private forget(lookupId: string): void {
+    this.cache.evict(lookupId);
+    this.lookups.delete(lookupId);
   }
 
   private async findLive(
