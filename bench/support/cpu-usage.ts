@@ -50,7 +50,25 @@ function postgresDelta(
   return total;
 }
 
-/** Measures CPU used by the load generator (this process), one server and PostgreSQL over a run. */
+/**
+ * CPU seconds the whole machine has been busy (every core; /proc/stat's first line: user, nice,
+ * system, irq, softirq and steal, idle and iowait left out); null where unavailable.
+ */
+export function machineBusySeconds(): number | null {
+  try {
+    const [cpuLine] = readFileSync('/proc/stat', 'utf8').split('\n', 1);
+    const f = cpuLine.trim().split(/\s+/).slice(1).map(Number);
+    return (f[0] + f[1] + f[2] + f[5] + f[6] + (f[7] ?? 0)) / TICKS_PER_S;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Measures CPU used by the load generator (this process), one server and PostgreSQL over a run,
+ * and what the rest of the machine used meanwhile (other processes, the kernel's interrupts, a
+ * hypervisor's steal): a run beside busy neighbours is not comparable with a quiet one.
+ */
 export async function withCpu<T>(
   serverPid: number,
   run: () => Promise<T>,
@@ -59,15 +77,23 @@ export async function withCpu<T>(
   const client0 = process.cpuUsage();
   const server0 = processCpuSeconds(serverPid);
   const pg0 = postgresCpuSeconds();
+  const machine0 = machineBusySeconds();
   const result = await run();
   const wall = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(client0);
   const server1 = processCpuSeconds(serverPid);
   const pg1 = postgresCpuSeconds();
+  const machine1 = machineBusySeconds();
   const pct = (s: number | null) => (s === null ? 'n/a' : `${Math.round((100 * s) / wall)}%`);
   const serverCpuSeconds = server0 !== null && server1 !== null ? server1 - server0 : null;
+  const clientCpuSeconds = (c.user + c.system) / 1e6;
+  const postgres = postgresDelta(pg0, pg1);
+  const rest =
+    machine0 === null || machine1 === null || serverCpuSeconds === null
+      ? null
+      : Math.max(0, machine1 - machine0 - serverCpuSeconds - clientCpuSeconds - (postgres ?? 0));
   const cpu =
     `cpu (100% = one core): server ${pct(serverCpuSeconds)}, ` +
-    `load generator ${pct((c.user + c.system) / 1e6)}, postgres (all databases) ${pct(postgresDelta(pg0, pg1))}`;
+    `load generator ${pct(clientCpuSeconds)}, postgres (all databases) ${pct(postgres)}, rest of the machine ${pct(rest)}`;
   return { result, cpu, serverCpuSeconds };
 }

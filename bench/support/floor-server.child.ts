@@ -3,9 +3,10 @@
 // Verity, so that a run shows which part of the gap is the answer's shape and which is Verity.
 //
 // Like Verity: a request id per request (X-Request-Id), a pino logger at warn with request
-// logging off, one onRequest and one preHandler hook (the preHandler waits on a promise and
-// sets the three RateLimit headers), the body parsed by Fastify's JSON parser and the 200 answer
-// serialised by fast-json-stringify from the same schema as POST /v1/email/validate.
+// logging off, one onRequest and one preHandler hook (the preHandler sets the three RateLimit
+// headers and goes on at once, as Verity's does for a cached key and a bucket kept in the
+// process), a handler that returns a promise, the body parsed by Fastify's JSON parser and the
+// 200 answer serialised by fast-json-stringify from the same schema as POST /v1/email/validate.
 // Not like Verity: no key check, token bucket, credit lease, validation, metrics or access log.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
@@ -42,14 +43,12 @@ runChild(async () => {
       response: { 200: z.toJSONSchema(emailResultSchema, { target: 'draft-7', io: 'output' }) },
     },
     preHandler: (_request, reply, done) => {
-      void Promise.resolve().then(() => {
-        void reply.headers({
-          'RateLimit-Limit': '1000000000',
-          'RateLimit-Remaining': '999999999',
-          'RateLimit-Reset': '1',
-        });
-        done();
+      void reply.headers({
+        'RateLimit-Limit': '1000000000',
+        'RateLimit-Remaining': '999999999',
+        'RateLimit-Reset': '1',
       });
+      done();
     },
     // A promise, as Verity's handlers return one.
     handler: (request): Promise<EmailResult> =>
