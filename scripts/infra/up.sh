@@ -177,7 +177,10 @@ jclouds.provider=filesystem-nio2
 jclouds.filesystem.basedir=$data
 PROPS
   log "s3proxy: starting (log $LOG_DIR/s3proxy.log)"
-  spawn s3proxy java -Xms32m -Xmx256m "${JVM_LIGHT[@]}" \
+  # A UTF-8 locale whatever the caller's (CI may run with none): with the filesystem backend an
+  # object's key is a file name, which Java 17 encodes with the locale's charset (ASCII without
+  # one), so a key such as "ü" was refused with 400 InvalidRequest.
+  LC_ALL=C.UTF-8 spawn s3proxy java -Xms32m -Xmx256m "${JVM_LIGHT[@]}" \
     -Dlogback.configurationFile="$INFRA_SCRIPTS/s3proxy-logback.xml" \
     -cp "$INFRA_DIR/lib/s3proxy/*" org.gaul.s3proxy.Main --properties "$conf"
   S3_STARTED=1

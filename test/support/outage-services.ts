@@ -91,7 +91,9 @@ function processService(options: {
     async start() {
       if (child) return;
       const { program, args, user } = options.command();
-      const started = spawn(program, args, { stdio: 'ignore', cwd: options.dir, ...user });
+      // A UTF-8 locale whatever the test run's (see S3Proxy in scripts/infra/up.sh).
+      const env = { ...process.env, LC_ALL: 'C.UTF-8' };
+      const started = spawn(program, args, { stdio: 'ignore', cwd: options.dir, env, ...user });
       child = started;
       // A test process that dies leaves no server behind.
       const onExit = () => started.kill('SIGKILL');
