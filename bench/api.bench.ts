@@ -3,7 +3,7 @@
 // both in child processes while this process runs the load generator (autocannon).
 // `node dist/bench/api.bench.js --profile` instead profiles one saturated Verity run with
 // --cpu-prof and prints where the time goes; `--allocations` samples what a call allocates.
-import { readFile, readdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { readdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { provisionBenchDatabase } from './support/bench-database';
@@ -19,8 +19,10 @@ import { withCpu } from './support/cpu-usage';
 import { API_CATEGORIES, summariseCpuProfile } from './support/cpu-profile.summary';
 import { formatLoad, runLoad, type LoadResult } from './support/load';
 import { formatLockWaits, withLockWaits } from './support/lock-waits';
+import { countLogLines } from './support/log-lines';
 import { median } from './support/median';
-import { runPacedLoad } from './support/paced-load';
+import { runPacedLoad, type PacedLoadResult } from './support/paced-load';
+import { formatStalls } from './support/stall-monitor';
 import { tcpRetransmits } from './support/tcp-retransmits';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -160,11 +162,43 @@ function printCostSplit(bare: number | null, floor: number | null, verity: numbe
   );
 }
 
-async function countLogLines(path: string): Promise<string> {
-  const size = (await stat(path)).size;
-  const text = await readFile(path, 'utf8');
-  const lines = text.split('\n').filter((l) => l.includes('"request completed"')).length;
-  return `${lines} access-log lines, ${(size / 1e6).toFixed(1)} MB`;
+async function accessLogLines(path: string): Promise<string> {
+  const { lines, bytes } = await countLogLines(path, '"request completed"');
+  return `${lines} access-log lines, ${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/**
+ * A paced (open-loop) run against `server` at `rate`, with the server's event loop watched for
+ * stalls; prints what the client and the server each did to the tail.
+ */
+async function pacedRun(
+  server: ChildServer,
+  label: string,
+  rate: number,
+  path = '/v1/email/validate',
+): Promise<Measured<PacedLoadResult>> {
+  const { result: paced, report } = await server.stalls(() =>
+    measured(server, () =>
+      runPacedLoad({
+        label,
+        url: `http://127.0.0.1:${server.port}${path}`,
+        rate,
+        durationS: DURATION_S,
+        maxSockets: PACED_SOCKETS,
+        headers: server.apiKey === undefined ? {} : { 'x-api-key': server.apiKey },
+        bodies: BODIES,
+      }),
+    ),
+  );
+  console.log(
+    `  paced: latency from the scheduled send time (above, open loop, coordinated omission counted); ` +
+      `from the actual send p99 ${paced.fromSendP99.toFixed(2)} ms max ${paced.fromSendMax.toFixed(2)} ms; ` +
+      `client sent late by p99 ${paced.sendLagP99.toFixed(2)} ms max ${paced.sendLagMax.toFixed(2)} ms; ` +
+      `waited for a socket of its pool (${PACED_SOCKETS}) p99 ${paced.poolWaitP99.toFixed(2)} ms max ${paced.poolWaitMax.toFixed(2)} ms; ` +
+      `client event-loop delay p99 ${paced.clientLoopDelayP99.toFixed(2)} ms max ${paced.clientLoopDelayMax.toFixed(2)} ms`,
+  );
+  console.log(`  ${formatStalls(report)}`);
+  return paced;
 }
 
 function header(): void {
@@ -316,24 +350,7 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
       verityLoad(on, 'autocannon overallRate (bursty, see note)', DURATION_S, halfRate),
     );
     const retransmitsBefore = await tcpRetransmits();
-    const paced = await measured(on, () =>
-      runPacedLoad({
-        label: 'paced open loop (even spacing)',
-        url: `http://127.0.0.1:${on.port}/v1/email/validate`,
-        rate: halfRate,
-        durationS: DURATION_S,
-        maxSockets: PACED_SOCKETS,
-        headers: { 'x-api-key': on.apiKey ?? '' },
-        bodies: BODIES,
-      }),
-    );
-    console.log(
-      `  paced: latency from the scheduled send time (above, open loop, coordinated omission counted); ` +
-        `from the actual send p99 ${paced.fromSendP99.toFixed(2)} ms max ${paced.fromSendMax.toFixed(2)} ms; ` +
-        `client sent late by p99 ${paced.sendLagP99.toFixed(2)} ms max ${paced.sendLagMax.toFixed(2)} ms; ` +
-        `waited for a socket of its pool (${PACED_SOCKETS}) p99 ${paced.poolWaitP99.toFixed(2)} ms max ${paced.poolWaitMax.toFixed(2)} ms; ` +
-        `client event-loop delay p99 ${paced.clientLoopDelayP99.toFixed(2)} ms max ${paced.clientLoopDelayMax.toFixed(2)} ms`,
-    );
+    const paced = await pacedRun(on, 'paced open loop (even spacing)', halfRate);
     const retransmitsAfter = await tcpRetransmits();
     if (retransmitsBefore !== null && retransmitsAfter !== null)
       console.log(
@@ -344,8 +361,18 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
         `the paced run spreads the same rate evenly (a lean raw-socket HTTP/1.1 client, ${PACED_SOCKETS} keep-alive connections so that no request waits in the client for a free one)`,
     );
     const verdict = (r: LoadResult) => `${r.p99.toFixed(2)} ms ${r.p99 <= 10 ? 'MET' : 'NOT MET'}`;
+    // The machine's own tail at that rate: the framework floor and the bare server, paced the
+    // same way (the floor answers on Verity's path).
+    const floorPaced = await pacedRun(floor, 'framework floor, paced at the same rate', halfRate);
+    const barePaced = await pacedRun(
+      bare,
+      'bare fastify echo, paced at the same rate',
+      halfRate,
+      '/echo',
+    );
     console.log(
-      `p99 at half load (target <= 10 ms): paced ${verdict(paced)}; autocannon overallRate ${verdict(half)}`,
+      `p99 at half load (target <= 10 ms): paced ${verdict(paced)}; autocannon overallRate ${verdict(half)}; ` +
+        `at the same paced rate the framework floor ${floorPaced.p99.toFixed(2)} ms and the bare server ${barePaced.p99.toFixed(2)} ms`,
     );
 
     console.log(
@@ -437,7 +464,7 @@ async function compare(databaseUrl: string, logDir: string): Promise<void> {
         `both processes share the same ${cpus().length} cores with the load generator, so the CPU share is the same`,
     );
     console.log(
-      `\naccess logs: metrics-on instance ${await countLogLines(logOn)}; metrics-off instance ${await countLogLines(logOff)}; fresh metrics-on instance ${await countLogLines(logOnFresh)}`,
+      `\naccess logs: metrics-on instance ${await accessLogLines(logOn)}; metrics-off instance ${await accessLogLines(logOff)}; fresh metrics-on instance ${await accessLogLines(logOnFresh)}`,
     );
     console.log(
       `load average at end: ${loadavg()

@@ -4,10 +4,13 @@ import { isAbsolute, join } from 'node:path';
 import {
   isAllocationsReply,
   isServerReady,
+  isStallsReply,
   isStatsReply,
   type AllocationSite,
   type AllocationsRequest,
   type ServerReady,
+  type StallReport,
+  type StallsRequest,
   type StatsRequest,
 } from './server-protocol';
 
@@ -25,6 +28,8 @@ export interface ChildServer {
   allocations<R>(
     run: () => Promise<R>,
   ): Promise<{ result: R; bytes: number; sites: AllocationSite[] }>;
+  /** Watches the child's event loop for stalls while `run` runs (bench/support/stall-monitor.ts). */
+  stalls<R>(run: () => Promise<R>): Promise<{ result: R; report: StallReport }>;
   stop(): Promise<void>;
 }
 
@@ -100,6 +105,17 @@ export function startChildServer(options: ChildServerOptions): Promise<ChildServ
             isAllocationsReply,
           );
           return { result, bytes, sites };
+        },
+        async stalls(run) {
+          await ask(child, { type: 'stalls', on: true } satisfies StallsRequest, isStallsReply);
+          const result = await run();
+          const { report } = await ask(
+            child,
+            { type: 'stalls', on: false } satisfies StallsRequest,
+            isStallsReply,
+          );
+          if (!report) throw new Error(`${options.script} sent no stall report`);
+          return { result, report };
         },
         async stop() {
           if (child.exitCode !== null) return;

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { isServerStop, type ServerReady } from './server-protocol';
+import { serveStallRequests } from './stall-monitor';
 
 /** What the helper needs of a Fastify app, whatever its logger type. */
 interface ChildApp {
@@ -19,6 +20,7 @@ export async function serveFastifyChild(app: ChildApp): Promise<void> {
   process.on('message', (message) => {
     if (isServerStop(message)) void app.close().then(() => process.exit(0));
   });
+  serveStallRequests();
   process.send?.({ type: 'ready', port } satisfies ServerReady);
 }
 

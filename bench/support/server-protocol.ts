@@ -64,6 +64,40 @@ export function isAllocationsReply(message: unknown): message is AllocationsRepl
   return isAllocationsRequest(message);
 }
 
+/** The parent asks a server child to start (`on`) or stop watching its event loop for stalls. */
+export interface StallsRequest {
+  type: 'stalls';
+  on: boolean;
+}
+
+/** Event-loop stalls seen while watching (bench/support/stall-monitor.ts). */
+export interface StallReport {
+  /** Gaps between ticks of a 1 ms timer longer than 5 ms. */
+  stalls: number;
+  /** Their summed and their longest length, ms. */
+  stalledMs: number;
+  worstMs: number;
+  /** CPU the process used (every thread) during those gaps, ms. */
+  cpuMs: number;
+  /** How long the child watched, ms. */
+  monitoredMs: number;
+}
+
+/** The answer: watching started (`on`), or stopped with what it saw. */
+export interface StallsReply {
+  type: 'stalls';
+  on: boolean;
+  report?: StallReport;
+}
+
+export function isStallsRequest(message: unknown): message is StallsRequest {
+  return hasType(message, 'stalls');
+}
+
+export function isStallsReply(message: unknown): message is StallsReply {
+  return isStallsRequest(message);
+}
+
 function hasType(message: unknown, type: string): boolean {
   return (
     typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type

@@ -20,6 +20,7 @@ import {
   type StatsReply,
 } from './server-protocol';
 import { AllocationSampler } from './allocation-sampler';
+import { serveStallRequests } from './stall-monitor';
 import { countStatements } from './statement-counter';
 
 const statements = countStatements();
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
     sampler = null;
     return { type: 'allocations', on, ...sampled };
   }
+  serveStallRequests();
   process.send?.({ type: 'ready', port, apiKey } satisfies ServerReady);
 }
 
