@@ -81,6 +81,11 @@ export interface StallReport {
   cpuMs: number;
   /** How long the child watched, ms. */
   monitoredMs: number;
+  /**
+   * How long the child's main thread was ready to run but waited for a CPU while watched, ms
+   * (Linux schedstat); null where the kernel does not say.
+   */
+  runQueueWaitMs: number | null;
 }
 
 /** The answer: watching started (`on`), or stopped with what it saw. */
