@@ -13,7 +13,7 @@ const STALL_MS = 5;
  * The main thread's run-queue wait over the whole watch (Linux schedstat) tells the first
  * apart: the time it was ready to run while every core was busy with something else.
  */
-export class StallMonitor {
+class StallMonitor {
   private timer: NodeJS.Timeout | null = null;
   private report: StallReport = emptyReport();
   private startedAt = 0;
