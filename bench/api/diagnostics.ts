@@ -163,15 +163,16 @@ export async function perfSplit(databaseUrl: string, logDir: string): Promise<vo
 }
 
 function printPerfSplit(rows: PerfRow[]): void {
-  const cell = (v: number) => v.toFixed(1).padStart(9);
-  const line = (label: string, value: (row: PerfRow) => number) =>
-    console.log(`${label.padEnd(58)}${rows.map((r) => cell(value(r))).join('')}`);
+  const line = (label: string, value: (row: PerfRow) => number, digits = 1) =>
+    console.log(
+      `${label.padEnd(58)}${rows.map((r) => value(r).toFixed(digits).padStart(9)).join('')}`,
+    );
   console.log(
     '\nserver CPU per call, µs, split by where perf sampled it (share of the samples × the CPU per call from /proc; inclusive rows)',
   );
   console.log(`${''.padEnd(58)}${rows.map((r) => r.name.padStart(9)).join('')}`);
   line('CPU per call (/proc)', (r) => r.cpuUsPerCall);
-  line('samples', (r) => r.split.samples);
+  line('samples', (r) => r.split.samples, 0);
   for (const label of rows[0].split.groups.keys())
     line(label, (r) => (r.split.groups.get(label) ?? 0) * r.cpuUsPerCall);
   line(
