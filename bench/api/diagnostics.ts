@@ -6,7 +6,7 @@ import { API_NODE_FLAGS, WARMUP_S, verityEnv } from '../support/api-bench.config
 import { startChildServer, type ChildServer } from '../support/child-server';
 import { API_CATEGORIES, summariseCpuProfile } from '../support/cpu-profile.summary';
 import type { LoadResult } from '../support/load';
-import { perfSamples, recordPerf, removePerfMap } from '../support/perf-record';
+import { checkPerf, perfSamples, recordPerf, removePerfMap } from '../support/perf-record';
 import {
   hasFrame,
   KERNEL,
@@ -114,6 +114,7 @@ interface PerfRow {
  * Needs perf (Debian's linux-perf) and permission to sample (root, or perf_event_paranoid <= 1).
  */
 export async function perfSplit(databaseUrl: string, logDir: string): Promise<void> {
+  await checkPerf();
   const withMap = ['--perf-basic-prof'];
   const servers: [string, ChildServer, (label: string, s: number) => Promise<LoadResult>][] = [];
   try {
@@ -142,9 +143,10 @@ export async function perfSplit(databaseUrl: string, logDir: string): Promise<vo
     for (const [name, server, load] of servers) {
       await load('warm-up', WARMUP_S);
       const file = join(logDir, `${name}.perf.data`);
-      const recording = recordPerf(server.pid, DURATION_S, file);
-      const run = await measured(server, () => load(`${name} (perf record)`, DURATION_S));
-      await recording;
+      const [run] = await Promise.all([
+        measured(server, () => load(`${name} (perf record)`, DURATION_S)),
+        recordPerf(server.pid, DURATION_S, file),
+      ]);
       const split = splitPerfSamples(
         await perfSamples(server.pid, file),
         perfGroups(server.pid),

@@ -32,6 +32,15 @@ function runPerf<T>(
   return Promise.all([result, exited]).then(([value]) => value);
 }
 
+/** Rejects with what to install when `perf` is not on the PATH. */
+export function checkPerf(): Promise<void> {
+  return runPerf(['--version'], drain);
+}
+
+async function drain(lines: AsyncIterable<string>): Promise<void> {
+  for await (const _line of lines); // nothing to read
+}
+
 /** Samples every thread of `pid` on the cpu-clock, with call graphs, for `seconds`, into `file`. */
 export function recordPerf(pid: number, seconds: number, file: string): Promise<void> {
   const args = [
@@ -45,9 +54,7 @@ export function recordPerf(pid: number, seconds: number, file: string): Promise<
     '-p',
     String(pid),
   ];
-  return runPerf([...args, '-o', file, '--', 'sleep', String(seconds)], async (lines) => {
-    for await (const _line of lines); // perf record prints nothing with -q
-  });
+  return runPerf([...args, '-o', file, '--', 'sleep', String(seconds)], drain);
 }
 
 /**
