@@ -99,13 +99,18 @@ function listed(values: number[]): string {
   return values.map((v) => v.toFixed(3)).join(', ');
 }
 
-/** Prints where a Verity call's CPU goes beyond the bare server's: the framework or Verity's work. */
+/**
+ * Prints where a Verity call's CPU goes beyond the bare server's: the framework floor, and the
+ * rest. The rest is more than Verity's functions: a slower server's socket writes wake the load
+ * generator more often, and framework code runs in a bigger process (docs/benchmarks.md).
+ */
 function printCostSplit(bare: number | null, floor: number | null, verity: number | null): void {
   if (bare === null || floor === null || verity === null) return;
   const extra = verity - bare;
   console.log(
     `server CPU per request: bare ${bare.toFixed(1)} µs, framework floor ${floor.toFixed(1)} µs, verity ${verity.toFixed(1)} µs; ` +
       `of verity's ${extra.toFixed(1)} µs above bare, ${(floor - bare).toFixed(1)} µs is the framework floor (answer shape, hooks, request id, logger) ` +
-      `and ${(verity - floor).toFixed(1)} µs Verity's own work (key, token bucket, credit lease, validation, metrics, access log)`,
+      `and ${(verity - floor).toFixed(1)} µs the rest: Verity's functions (key, token bucket, credit lease, validation, metrics, access log) ` +
+      'and what they cost the framework and the kernel around them (`--perf` splits it)',
   );
 }
