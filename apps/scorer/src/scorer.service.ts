@@ -14,7 +14,8 @@ import {
   encodeMessage,
   partKey,
   type ChunkMessage,
-  OutageWatch,
+  BatchOutages,
+  type OutageWatch,
   startConsumer,
 } from '@verity/batch';
 import {
@@ -67,6 +68,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     private readonly repository: BatchJobRepository,
+    outages: BatchOutages,
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(EMAIL_ENGINE) private readonly email: EmailEnginePort,
@@ -75,7 +77,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {
-    this.outage = new OutageWatch({
+    this.outage = outages.watch({
       worker: 'scorer',
       budgetMs: config.BATCH_OUTAGE_BUDGET_MS,
       log: this.log,

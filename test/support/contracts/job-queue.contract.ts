@@ -74,6 +74,41 @@ export function jobQueueContract<Q extends JobQueue>(
       assert.deepEqual(runs, ['job-1:1', 'job-2:4']);
     });
 
+    it(
+      'runs a forgetWhenDone jobId again once it is done, never twice at once',
+      { timeout },
+      async () => {
+        const queue = uniqueName('forget');
+        const runs: number[] = [];
+        const gate = deferred();
+        await jq.process<{ v: number }>(queue, 2, async (job) => {
+          runs.push(job.payload.v);
+          if (job.payload.v === 1) await gate.promise;
+        });
+        const opts = { jobId: 'again', forgetWhenDone: true };
+        await jq.add(queue, { v: 1 }, opts);
+        await waitFor('first run', () => runs.length === 1, timeout);
+        // Running: a second add is a no-op.
+        await jq.add(queue, { v: 2 }, opts);
+        gate.resolve();
+        await sleep(200);
+        assert.deepEqual(runs, [1]);
+        // Done: the id is forgotten, so the same id runs again (the adapter may take a moment
+        // to record the end: add until a run of a later payload shows up).
+        let v = 3;
+        await waitFor(
+          'a run of the same id after the first ended',
+          async () => {
+            await jq.add(queue, { v: v++ }, opts);
+            return runs.length > 1;
+          },
+          timeout,
+        );
+        assert.ok(!runs.includes(2), `the add while running ran: ${runs.join(',')}`);
+        assert.ok(runs[1] >= 3);
+      },
+    );
+
     it('retries with exponential backoff, then reports the failure once', { timeout }, async () => {
       const queue = uniqueName('retry');
       const attempts: { attempt: number; at: number }[] = [];

@@ -199,7 +199,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     assert.equal(uploads.get(resultKey(id)), 2);
     assert.equal(await resultOf(id), expected(2));
     // A finisher that comes after the end has nothing to do.
-    const again = await repository.tryAssembly(id, () => Promise.resolve(true));
+    const again = await repository.tryAssembly(id, 'test', () => Promise.resolve(true));
     assert.deepEqual(again, { state: 'not_ready' });
     assert.equal(uploads.get(resultKey(id)), 2);
   });

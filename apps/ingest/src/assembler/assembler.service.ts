@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Inject,
@@ -15,7 +16,7 @@ import {
   decodeProgress,
   resultKey,
   type BatchJobRecord,
-  OutageWatch,
+  BatchOutages,
   startConsumer,
 } from '@verity/batch';
 import {
@@ -60,17 +61,21 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
   private readonly finished = new Set<string>();
   /** Group commit of concurrent chunk completions. */
   private readonly recorder: ChunkRecorder;
+  /** This process's name on the assembly claims it takes (INSTANCE_ID, else the host name). */
+  private readonly holder: string;
 
   constructor(
     private readonly repository: BatchJobRepository,
     private readonly jobs: BatchJobsService,
     private readonly finisher: JobFinisher,
+    private readonly outages: BatchOutages,
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {
     this.recorder = new ChunkRecorder((chunks) => this.repository.recordChunks(chunks));
+    this.holder = config.INSTANCE_ID ?? hostname();
   }
 
   /** Topic, group and queue names (BATCH_NAMESPACE). */
@@ -79,6 +84,9 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // Claims under our name were taken by a run of this process that died while assembling.
+    const released = await this.repository.releaseAssembliesOf(this.holder);
+    if (released > 0) this.log.log(`gave back ${released} assembly claim(s) of a previous run`);
     this.subscription = await startConsumer({
       bus: this.bus,
       metrics: this.metrics,
@@ -91,7 +99,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
       what: 'progress',
       handle: (msg) => this.handle(msg),
       // Reports are redelivered until handled: an outage pauses the consumer and logs once.
-      outage: new OutageWatch({
+      outage: this.outages.watch({
         worker: 'assembler',
         budgetMs: this.config.BATCH_OUTAGE_BUDGET_MS,
         log: this.log,
@@ -152,7 +160,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     for (;;) {
       // No transaction is open while the file is written: the claim and markDone are one
       // statement each, and the key and bytes are the same whoever (re-)writes the file.
-      const attempt = await this.repository.tryAssembly(seen.id, async (job) => {
+      const attempt = await this.repository.tryAssembly(seen.id, this.holder, async (job) => {
         const key = resultKey(job.id);
         await this.blobs.upload(key, resultFile(this.blobs, job.id, job.type, job.chunkCount!));
         return this.repository.markDone(job.id, key);

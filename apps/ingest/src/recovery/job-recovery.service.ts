@@ -2,21 +2,38 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { batchNames, type BatchNames, BatchJobHousekeeping, ingestJobId } from '@verity/batch';
+import {
+  batchNames,
+  type BatchNames,
+  BatchJobHousekeeping,
+  BatchJobsService,
+  BatchOutages,
+  ingestJobId,
+  recoveryJobId,
+} from '@verity/batch';
 import { JOB_QUEUE, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { SPLIT_ATTEMPTS } from '../splitter/splitter.service';
+import type { VerityMetrics } from '@verity/observability';
+import { METRICS } from '@verity/platform';
+import { JobFinisher } from '../assembler/job-finisher';
+import { SPLIT_ATTEMPTS, type IngestPayload } from '../splitter/splitter.service';
 import { PeriodicTask } from './periodic-task';
 
 /**
- * Nothing committed is lost between the API's commit and its enqueue, or with an in-process
- * queue that died with its process: at start, every queued or processing job is handed to the
- * splitter again, and then every BATCH_RECOVERY_INTERVAL_MS the queued ones and those without
- * progress for BATCH_STALL_MS. The queue job id is derived from the job id, so a job that is
- * still queued, running or recently split is not enqueued twice; a re-split is idempotent.
+ * No accepted job is stranded (docs/batch.md, "Recovery"):
+ * - at start, every queued or processing job is handed to the splitter again (nothing committed
+ *   is lost between the API's commit and its enqueue, or with an in-process queue or row bus
+ *   that died with its process; the splitter publishes what was not scored);
+ * - every BATCH_RECOVERY_INTERVAL_MS, jobs queued for longer than that are handed over again,
+ *   and processing jobs without progress for BATCH_STALL_MS are recovered: every chunk not
+ *   recorded as scored is published again. A job stalled again after BATCH_STALL_RECOVERIES
+ *   recoveries, while no job made progress and no worker waited on an outage, fails with its
+ *   unscored rows refunded.
+ * Queue ids derive from the job id, so none of this enqueues a job twice.
  */
 @Injectable()
 export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -25,8 +42,12 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
 
   constructor(
     private readonly housekeeping: BatchJobHousekeeping,
+    private readonly jobs: BatchJobsService,
+    private readonly finisher: JobFinisher,
+    private readonly outages: BatchOutages,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {}
 
   /** Topic, group and queue names (BATCH_NAMESPACE). */
@@ -35,28 +56,69 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.sweep(0, 0);
-    this.task.start(this.config.BATCH_RECOVERY_INTERVAL_MS, () =>
-      this.sweep(this.config.BATCH_RECOVERY_INTERVAL_MS, this.config.BATCH_STALL_MS),
-    );
+    await this.handOver(await this.housekeeping.findUnfinished());
+    this.task.start(this.config.BATCH_RECOVERY_INTERVAL_MS, () => this.sweep());
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.task.stop();
   }
 
-  /** Re-enqueues abandoned jobs; returns how many were handed over. */
-  async sweep(queuedMs: number, stallMs: number): Promise<number> {
-    const ids = await this.housekeeping.findAbandoned(queuedMs, stallMs);
-    if (ids.length === 0) return 0;
-    await this.queue.addBulk(
+  /** One periodic pass: queued jobs handed over again, stalled jobs recovered or failed. */
+  async sweep(): Promise<void> {
+    await this.handOver(await this.housekeeping.findQueued(this.config.BATCH_RECOVERY_INTERVAL_MS));
+    // Nothing advances while a dependency is down: that is waiting, not a stall.
+    if (this.outages.waiting) return;
+    const stalled = await this.housekeeping.claimStalled(this.config.BATCH_STALL_MS);
+    const recover: string[] = [];
+    for (const job of stalled) {
+      if (job.stallRecoveries > this.config.BATCH_STALL_RECOVERIES) await this.giveUp(job.id);
+      else recover.push(job.id);
+    }
+    if (recover.length === 0) return;
+    await this.queue.addBulk<IngestPayload>(
+      this.names.ingestQueue,
+      recover.map((jobId) => ({
+        payload: { jobId, recovery: true },
+        opts: {
+          jobId: recoveryJobId(jobId),
+          attempts: SPLIT_ATTEMPTS,
+          backoffMs: 2_000,
+          forgetWhenDone: true,
+        },
+      })),
+    );
+    this.log.warn(
+      `${recover.length} job(s) without progress for ${this.config.BATCH_STALL_MS} ms: publishing their unscored chunks again`,
+    );
+  }
+
+  /** Hands jobs to the splitter (a no-op for one already queued, running or recently split). */
+  private async handOver(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.queue.addBulk<IngestPayload>(
       this.names.ingestQueue,
       ids.map((jobId) => ({
         payload: { jobId },
         opts: { jobId: ingestJobId(jobId), attempts: SPLIT_ATTEMPTS, backoffMs: 2_000 },
       })),
     );
-    this.log.log(`re-enqueued ${ids.length} unfinished job(s)`);
-    return ids.length;
+    this.log.log(`handed ${ids.length} unfinished job(s) to the splitter`);
+  }
+
+  private async giveUp(jobId: string): Promise<void> {
+    const recoveries = this.config.BATCH_STALL_RECOVERIES;
+    const failed = await this.jobs.fail(
+      jobId,
+      `no progress after ${recoveries} recoveries, each followed by ${this.config.BATCH_STALL_MS} ms without progress`,
+      {
+        code: 'internal_error',
+        message: `the job stopped making progress and could not be recovered; unprocessed rows were refunded`,
+      },
+    );
+    if (!failed) return;
+    this.metrics?.batchRecoveries.inc({ outcome: 'failed' });
+    this.log.error(`job ${jobId} failed: no progress after ${recoveries} recoveries`);
+    await this.finisher.afterEnd(failed);
   }
 }

@@ -6,7 +6,8 @@ import {
   BatchJobsService,
   encodeMessage,
   readChunksInto,
-  OutageWatch,
+  BatchOutages,
+  type OutageWatch,
 } from '@verity/batch';
 import {
   BLOB_STORE,
@@ -32,6 +33,8 @@ import { sizedChunks } from './sized-chunks';
 /** Payload of an `ingest` queue job. */
 export interface IngestPayload {
   jobId: string;
+  /** A stalled job's recovery: publish again every chunk not recorded as scored. */
+  recovery?: boolean;
 }
 
 /** Largest chunk message (Kafka's default message limit is 1 MB; the record adds a little). */
@@ -58,13 +61,14 @@ export class SplitterService implements OnApplicationBootstrap {
     private readonly repository: BatchJobRepository,
     private readonly jobs: BatchJobsService,
     private readonly finisher: JobFinisher,
+    outages: BatchOutages,
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {
-    this.outage = new OutageWatch({
+    this.outage = outages.watch({
       worker: 'splitter',
       budgetMs: config.BATCH_OUTAGE_BUDGET_MS,
       log: this.log,
@@ -91,7 +95,7 @@ export class SplitterService implements OnApplicationBootstrap {
   private async handle(job: QueuedJob<IngestPayload>): Promise<void> {
     try {
       // A dependency outage is waited out here; the queue's attempts are for other failures.
-      await this.outage.run(() => this.split(job.payload.jobId));
+      await this.outage.run(() => this.split(job.payload.jobId, job.payload.recovery === true));
     } catch (error) {
       // A file the reader refuses (one that skipped the upload) is refused on every try: fail now.
       if (error instanceof VerityError && error.code === 'unprocessable') {
@@ -109,30 +113,38 @@ export class SplitterService implements OnApplicationBootstrap {
   }
 
   /**
-   * Splits one job, resuming from its checkpoint; returns the number of chunks the file has
-   * (0 if the job ended). After each published batch the checkpoint (chunks and rows so far,
-   * always at a chunk boundary of the reader) is committed, so a splitter that dies re-emits at
-   * most the one batch that was published but not yet checkpointed, and of those only the
-   * chunks not recorded yet.
+   * Splits one job; returns the number of chunks the file has (0 if the job ended). After each
+   * published batch the checkpoint (chunks and rows so far, always at a chunk boundary of the
+   * reader) is committed. What a re-split publishes is decided by what was scored, not by what
+   * was published (docs/batch.md, "Recovery"): with a durable bus it resumes at the checkpoint
+   * (the chunks before it are still in Kafka), re-emitting at most the batch published but not
+   * yet checkpointed; with a bus that lost its messages with the process, or for a stalled
+   * job's `recovery`, it publishes every chunk not recorded as scored. Recorded chunks are
+   * never published again.
    */
-  async split(jobId: string): Promise<number> {
+  async split(jobId: string, recovery = false): Promise<number> {
     const before = await this.repository.findForWorker(jobId);
     if (!before || (before.status !== 'queued' && before.status !== 'processing')) return 0;
     const job = await this.repository.markProcessing(jobId);
     if (!job) return 0;
     if (before.status === 'queued') this.metrics?.batchJobs.inc({ status: 'processing' });
     const chunkRows = this.config.BATCH_CHUNK_ROWS;
+    const finished = job.splitChunks > 0 && job.splitRows === job.totalRows;
+    const republish =
+      before.status === 'processing' &&
+      (recovery || !this.bus.durable) &&
+      !(finished && job.chunksDone >= job.splitChunks);
     // Resume at the checkpoint: a reader chunk boundary, or the end of a finished split (then
     // only the split report is sent again). One written with another BATCH_CHUNK_ROWS is not a
     // boundary of this reader: start over.
-    const finished = job.splitChunks > 0 && job.splitRows === job.totalRows;
     const start =
-      finished || job.splitRows % chunkRows === 0
+      !republish && (finished || job.splitRows % chunkRows === 0)
         ? { chunks: job.splitChunks, rows: job.splitRows }
         : { chunks: 0, rows: 0 };
-    const published = finished
-      ? start
-      : await this.publishFrom(jobId, job.type, job.uploadKey, start);
+    const published =
+      finished && !republish
+        ? { ...start, sent: 0 }
+        : await this.publishFrom(jobId, job.type, job.uploadKey, start, republish);
     if (!published) return 0;
     const { chunks, rows } = published;
     if (rows !== job.totalRows || chunks === 0) {
@@ -147,24 +159,32 @@ export class SplitterService implements OnApplicationBootstrap {
     await this.bus.publish(this.names.progressTopic, [
       { key: jobId, value: encodeMessage({ v: 1, kind: 'split', jobId, chunks }) },
     ]);
-    this.log.log(`job ${jobId}: ${rows} rows in ${chunks} chunks published`);
+    if (republish) {
+      this.metrics?.batchRecoveries.inc({ outcome: 'republished' });
+      this.log.log(
+        `job ${jobId}: ${published.sent} chunk(s) not recorded as scored published again (${job.chunksDone} of ${chunks} recorded)`,
+      );
+    } else
+      this.log.log(`job ${jobId}: ${rows} rows in ${chunks} ${plural(chunks, 'chunk')} published`);
     return chunks;
   }
 
   /**
-   * Publishes the upload's chunks from `start` on, committing the checkpoint after each batch;
-   * returns where the file ended, or null when the job ended meanwhile (or its upload is gone,
-   * which fails it).
+   * Publishes the upload's chunks from `start` on, committing the checkpoint after each batch,
+   * and skipping chunks already recorded as scored (from `start` on; from the first chunk when
+   * `republish`). Returns where the file ended and how many chunks were sent, or null when the
+   * job ended meanwhile (or its upload is gone, which fails it).
    */
   private async publishFrom(
     jobId: string,
     type: BatchType,
     uploadKey: string,
     start: { chunks: number; rows: number },
-  ): Promise<{ chunks: number; rows: number } | null> {
+    republish: boolean,
+  ): Promise<{ chunks: number; rows: number; sent: number } | null> {
     const chunkRows = this.config.BATCH_CHUNK_ROWS;
     const recorded =
-      start.chunks > 0
+      start.chunks > 0 || republish
         ? await this.repository.recordedChunksFrom(jobId, start.chunks)
         : new Set<number>();
     let source;
@@ -185,6 +205,7 @@ export class SplitterService implements OnApplicationBootstrap {
     let publishing: Promise<boolean> = Promise.resolve(true);
     let chunks = start.chunks;
     let rows = start.rows;
+    let sent = 0;
     for await (const { chunk, value } of sizedChunks(
       readChunksInto(source, chunkRows, start.rows, new JsonRowsCollector()),
       MAX_CHUNK_BYTES,
@@ -195,6 +216,7 @@ export class SplitterService implements OnApplicationBootstrap {
       if (!recorded.has(chunk.chunkNo)) {
         pending.push({ key: jobId, partition: chunk.chunkNo % partitions, value });
         pendingBytes += value.length;
+        sent++;
       }
       chunks++;
       rows += chunk.rows.length;
@@ -211,7 +233,7 @@ export class SplitterService implements OnApplicationBootstrap {
     }
     if (!(await publishing)) return null;
     if (!(await this.publishChunks(jobId, pending, chunks, rows))) return null;
-    return { chunks, rows };
+    return { chunks, rows, sent };
   }
 
   /** Publishes a batch of chunks, then commits the checkpoint after them; false once the job ended. */
@@ -243,4 +265,9 @@ export class SplitterService implements OnApplicationBootstrap {
       await this.finisher.afterEnd(failed);
     }
   }
+}
+
+/** `noun` or its plural for `n`. */
+function plural(n: number, noun: string): string {
+  return n === 1 ? noun : `${noun}s`;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, LessThan } from 'typeorm';
+import { DataSource, In, IsNull, LessThan } from 'typeorm';
 import { BatchJobEntity } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
 
@@ -33,20 +33,67 @@ export class BatchJobHousekeeping {
     );
   }
 
-  /** Jobs to hand to the splitter again: queued for longer than `queuedMs`, or processing without progress for `stallMs`. */
-  async findAbandoned(queuedMs: number, stallMs: number, limit = 500): Promise<string[]> {
+  /** Every queued or processing job (what a starting ingest hands to the splitter again). */
+  async findUnfinished(limit = 500): Promise<string[]> {
+    const jobs = await this.jobs().find({
+      select: { id: true },
+      where: { status: In(['queued', 'processing']) },
+      order: { createdAt: 'ASC' },
+      take: limit,
+    });
+    return jobs.map((j) => j.id);
+  }
+
+  /** Jobs queued for longer than `queuedMs` (their hand-over to the splitter may be lost). */
+  async findQueued(queuedMs: number, limit = 500): Promise<string[]> {
     const jobs = await this.jobs()
       .createQueryBuilder('j')
       .select('j.id')
       .where(
-        `(j.status = 'queued' AND j.updated_at < now() - (CAST(:queuedMs AS integer) * interval '1 millisecond'))
-          OR (j.status = 'processing' AND j.updated_at < now() - (CAST(:stallMs AS integer) * interval '1 millisecond'))`,
-        { queuedMs, stallMs },
+        `j.status = 'queued' AND j.updated_at < now() - (CAST(:queuedMs AS integer) * interval '1 millisecond')`,
+        { queuedMs },
       )
       .orderBy('j.created_at')
       .limit(limit)
       .getMany();
     return jobs.map((j) => j.id);
+  }
+
+  /**
+   * Claims the processing jobs without progress (no chunk recorded, no split checkpoint, no
+   * recovery) for `stallMs` and not being assembled: restarts their clock, and counts the stall against the job only
+   * when no chunk of any job was recorded meanwhile either (a job waiting its turn behind
+   * others is not stuck). Returns each claimed job with its count since its last scored chunk.
+   */
+  async claimStalled(
+    stallMs: number,
+    limit = 500,
+  ): Promise<{ id: string; stallRecoveries: number }[]> {
+    // Raw SQL: one statement decides "the engine made no progress" and claims the jobs, so two
+    // ingest replicas never claim the same stall twice.
+    const rows = await this.db.query<{ id: string; stall_recoveries: number }[]>(
+      `WITH engine AS (
+              SELECT NOT EXISTS (
+                SELECT 1 FROM batch_chunks
+                 WHERE created_at > now() - ($1::integer * interval '1 millisecond')) AS idle),
+            stalled AS (
+              SELECT id FROM batch_jobs
+               WHERE status = 'processing'
+                 AND updated_at < now() - ($1::integer * interval '1 millisecond')
+                 AND (assembly_lease_until IS NULL OR assembly_lease_until < now())
+               ORDER BY created_at LIMIT $2
+               FOR UPDATE SKIP LOCKED),
+            claimed AS (
+              UPDATE batch_jobs j
+                 SET updated_at = now(),
+                     stall_recoveries = j.stall_recoveries + CASE WHEN engine.idle THEN 1 ELSE 0 END
+                FROM stalled, engine
+               WHERE j.id = stalled.id AND j.status = 'processing'
+              RETURNING j.id, j.stall_recoveries)
+       SELECT id, stall_recoveries FROM claimed`,
+      [stallMs, limit],
+    );
+    return rows.map((r) => ({ id: r.id, stallRecoveries: Number(r.stall_recoveries) }));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import {
   DataSource,
@@ -8,6 +9,7 @@ import {
   type QueryRunner,
   type UpdateQueryBuilder,
 } from 'typeorm';
+import { jitteredBackoffMs } from '@verity/common';
 import type { BatchJobError, BatchType } from '@verity/contracts';
 import {
   AccountEntity,
@@ -207,7 +209,7 @@ export class BatchJobRepository {
             upd AS (
               UPDATE batch_jobs b
                  SET processed_rows = b.processed_rows + s.rows, chunks_done = b.chunks_done + s.n,
-                     updated_at = now()
+                     stall_recoveries = 0, updated_at = now()
                 FROM sums s
                WHERE b.id = s.job_id AND b.status = 'processing'
               RETURNING b.*)
@@ -236,9 +238,11 @@ export class BatchJobRepository {
    */
   async tryAssembly<T>(
     jobId: string,
+    holder: string,
     assemble: (job: BatchJobRecord) => Promise<T>,
   ): Promise<AssemblyAttempt<T>> {
-    const token = randomUUID();
+    // The holder's name leads the token, so a restarted holder can give back what it held.
+    const token = `${holder}/${randomUUID()}`;
     const job = await this.updated((qb) =>
       qb
         .set({
@@ -261,11 +265,39 @@ export class BatchJobRepository {
     try {
       return { state: 'assembled', result: await assemble(job) };
     } catch (error) {
-      // Give the claim back so a redelivered report retries now, not after the lease.
-      await this.releaseAssembly(jobId, token).catch(() => undefined);
+      // Give the claim back so a redelivered report retries now, not after the lease; while
+      // the database is unreachable, keep trying in the background until the lease ends.
+      void this.releaseUntilDone(jobId, token);
       throw error;
     } finally {
       clearInterval(renewal);
+    }
+  }
+
+  /**
+   * Gives back every assembly claim `holder` holds: called by a holder that just started, so
+   * any claim under its name is left from a run that died (the jobs are assembled again at
+   * once instead of after the lease). Returns how many were given back.
+   */
+  async releaseAssembliesOf(holder: string): Promise<number> {
+    const result = await this.jobs()
+      .createQueryBuilder()
+      .update()
+      .set({ assemblyToken: null, assemblyLeaseUntil: null })
+      .where('left(assembly_token, length(:prefix)) = :prefix', { prefix: `${holder}/` })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  private async releaseUntilDone(jobId: string, token: string): Promise<void> {
+    const until = Date.now() + ASSEMBLY_LEASE_MS;
+    for (let attempt = 1; Date.now() < until; attempt++) {
+      try {
+        await this.releaseAssembly(jobId, token);
+        return;
+      } catch {
+        await sleep(jitteredBackoffMs(attempt, 100, 2_000), undefined, { ref: false });
+      }
     }
   }
 

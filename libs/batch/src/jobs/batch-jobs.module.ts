@@ -1,12 +1,13 @@
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { Module } from '@nestjs/common';
+import { BatchOutages } from '../workers/batch-outages';
 import { AccountsModule } from '@verity/accounts';
 import { BatchJobHousekeeping } from './batch-job.housekeeping';
 import { BatchJobRepository } from './batch-job.repository';
 import { BatchJobsService } from './batch-jobs.service';
 import { SigningSecretProvider } from './signing-secret.provider';
 
-/** Batch job storage and lifecycle. Needs CoreModule (DataSource, APP_CONFIG, METRICS) from the host. */
+/** Batch job storage and lifecycle, and the workers' shared outage view. Needs CoreModule (DataSource, APP_CONFIG, METRICS) from the host. */
 @Module({
   imports: [AccountsModule],
   providers: [
@@ -15,6 +16,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
     BatchJobsService,
     SigningSecretProvider,
     WebhookDeliveries,
+    BatchOutages,
   ],
   exports: [
     BatchJobRepository,
@@ -22,6 +24,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
     BatchJobsService,
     SigningSecretProvider,
     WebhookDeliveries,
+    BatchOutages,
   ],
 })
 export class BatchJobsModule {}

@@ -54,4 +54,6 @@ export function resultKey(jobId: string): string {
 
 /** Queue job ids: the job id makes re-enqueueing the same job a no-op (dedupe). */
 export const ingestJobId = (jobId: string): string => `split-${jobId}`;
+/** A stalled job's recovery: one at a time per job, forgotten when done (`forgetWhenDone`). */
+export const recoveryJobId = (jobId: string): string => `recover-${jobId}`;
 export const webhookJobId = (jobId: string): string => `webhook-${jobId}`;

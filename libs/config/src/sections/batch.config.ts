@@ -62,8 +62,25 @@ export const batchSchema = z.object({
   BATCH_SCORER_CONCURRENCY: envInt(2),
   /** How often ingest re-enqueues jobs that look abandoned (queued, or processing without progress). */
   BATCH_RECOVERY_INTERVAL_MS: envInt(30_000),
-  /** A processing job without progress for this long is split again (idempotent). */
+  /**
+   * A processing job without progress for this long is recovered: every chunk not recorded as
+   * scored is published again (scorers skip the copies of chunks they already scored).
+   */
   BATCH_STALL_MS: envInt(300_000),
+  /**
+   * Recoveries a stalled job gets, each followed by BATCH_STALL_MS in which no job made any
+   * progress and no batch worker waited on a dependency outage, before it fails with its
+   * unscored rows refunded (docs/batch.md, "Recovery").
+   */
+  BATCH_STALL_RECOVERIES: envInt(3, 0),
+  /**
+   * This process's name among the ingest replicas (default: the host name, which is the pod's
+   * name in Kubernetes). A restarted process gives back the assembly claims its name held.
+   */
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'letters, digits, ., - and _ only (≤ 63)')
+    .optional(),
 });
 
 type BatchConfig = z.infer<typeof batchSchema> & { REDIS_URL?: string; PUBLIC_URL?: string };

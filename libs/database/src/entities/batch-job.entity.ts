@@ -78,6 +78,10 @@ export class BatchJobEntity {
   @Column({ name: 'storage_purged_at', type: 'timestamptz', nullable: true })
   storagePurgedAt!: Date | null;
 
+  /** Recoveries since the job's last scored chunk, while other jobs made no progress either. */
+  @Column({ name: 'stall_recoveries', type: 'integer', default: 0 })
+  stallRecoveries!: number;
+
   /** Who is writing the result file (a random token per claim), while `assemblyLeaseUntil` lasts. */
   @Column({ name: 'assembly_token', type: 'text', nullable: true })
   assemblyToken!: string | null;

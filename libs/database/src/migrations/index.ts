@@ -4,6 +4,7 @@ import { ConsoleUsage1733000000000 } from './1733000000000-console-usage';
 import { BatchJobLifecycle1735100000000 } from './1735100000000-batch-job-lifecycle';
 import { CreditLeases1736000000000 } from './1736000000000-credit-leases';
 import { BatchAssemblyLease1737000000000 } from './1737000000000-batch-assembly-lease';
+import { BatchStallRecoveries1738000000000 } from './1738000000000-batch-stall-recoveries';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   BatchJobLifecycle1735100000000,
   CreditLeases1736000000000,
   BatchAssemblyLease1737000000000,
+  BatchStallRecoveries1738000000000,
 ];

@@ -10,6 +10,7 @@ import {
   DNS_OUTCOMES,
   HLR_OUTCOMES,
   OUTAGE_DEPENDENCIES,
+  RECOVERY_OUTCOMES,
   REJECTION_REASONS,
   UNAVAILABLE_DEPENDENCIES,
   WEBHOOK_OUTCOMES,
@@ -22,6 +23,7 @@ import {
   type DnsOutcome,
   type HlrOutcome,
   type OutageDependency,
+  type RecoveryOutcome,
   type RejectionReason,
   type UnavailableDependency,
   type WebhookOutcome,
@@ -97,6 +99,7 @@ export interface VerityMetrics {
   readonly hlrRequests: LabelledCounter<{ outcome: HlrOutcome }>;
   readonly upstreamUnavailable: LabelledCounter<{ dependency: UnavailableDependency }>;
   readonly chunksDeadLettered: LabelledCounter<{ type: BatchRowType }>;
+  readonly batchRecoveries: LabelledCounter<{ outcome: RecoveryOutcome }>;
   /** 1 while the worker waits out a dependency outage. */
   readonly batchDependencyOutage: LabelledGauge<{ worker: BatchWorker }>;
   readonly batchDependencyOutages: LabelledCounter<{
@@ -222,6 +225,8 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
   zero(upstreamUnavailable, 'dependency', UNAVAILABLE_DEPENDENCIES);
   const chunksDeadLettered = counter<'type'>(registry, 'verity_batch_chunks_dead_lettered_total');
   zero(chunksDeadLettered, 'type', BATCH_ROW_TYPES);
+  const batchRecoveries = counter<'outcome'>(registry, 'verity_batch_recoveries_total');
+  zero(batchRecoveries, 'outcome', RECOVERY_OUTCOMES);
   const batchDependencyOutage = new Gauge<'worker'>({
     name: 'verity_batch_dependency_outage',
     help: metricDefinition('verity_batch_dependency_outage').help,
@@ -292,6 +297,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     hlrRequests,
     upstreamUnavailable,
     chunksDeadLettered,
+    batchRecoveries,
     batchDependencyOutage,
     batchDependencyOutages,
     webhookDeliveries,

@@ -131,6 +131,12 @@ export const METRIC_CATALOGUE = [
     labels: ['type'],
   },
   {
+    name: 'verity_batch_recoveries_total',
+    type: 'counter',
+    help: 'Recoveries of batch jobs: republished (chunks not recorded as scored were published again, after a restart or a stall), failed (a stalled job given up and refunded).',
+    labels: ['outcome'],
+  },
+  {
     name: 'verity_batch_dependency_outage',
     type: 'gauge',
     help: '1 while this batch worker waits out an outage of PostgreSQL, S3, Redis or Kafka (its consumer paused), else 0.',

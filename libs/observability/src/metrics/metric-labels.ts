@@ -93,6 +93,11 @@ export const UNFINISHED_JOB_STATUSES = ['queued', 'processing'] as const;
 export type UnfinishedJobStatus = (typeof UNFINISHED_JOB_STATUSES)[number];
 
 /** Batch workers that wait out a dependency outage (`verity_batch_dependency_outage`). */
+/** Outcomes of `verity_batch_recoveries_total`. */
+export const RECOVERY_OUTCOMES = ['republished', 'failed'] as const;
+/** One outcome of a batch job recovery. */
+export type RecoveryOutcome = (typeof RECOVERY_OUTCOMES)[number];
+
 export const BATCH_WORKERS = ['scorer', 'assembler', 'splitter'] as const;
 /** A batch worker. */
 export type BatchWorker = (typeof BATCH_WORKERS)[number];

@@ -143,8 +143,8 @@ export class BullJobQueue implements JobQueue {
         } satisfies CappedBackoff,
       },
       // Kept for the dedupe window: re-adding a finished jobId within it is a no-op.
-      removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
-      removeOnFail: { age: KEEP_FAILED_SECONDS },
+      removeOnComplete: opts.forgetWhenDone ? true : { age: KEEP_COMPLETED_SECONDS },
+      removeOnFail: opts.forgetWhenDone ? true : { age: KEEP_FAILED_SECONDS },
     };
   }
 

@@ -139,6 +139,7 @@ class KafkaSubscription implements Subscription {
  * redelivery with backoff when a handler rejects.
  */
 export class KafkaRowBus implements RowBus {
+  readonly durable = true;
   private readonly kafka: Kafka;
   private producer?: Promise<Producer>;
   private admin?: Promise<Admin>;

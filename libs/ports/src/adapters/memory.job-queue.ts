@@ -22,6 +22,7 @@ interface MemoryJob {
   backoffMs: number;
   backoffCapMs: number;
   attempt: number;
+  forgetWhenDone: boolean;
 }
 
 interface Worker {
@@ -72,6 +73,7 @@ export class MemoryJobQueue implements JobQueue {
         backoffMs: opts.backoffMs ?? DEFAULT_BACKOFF_MS,
         backoffCapMs: opts.backoffCapMs ?? DEFAULT_BACKOFF_CAP_MS,
         attempt: 1,
+        forgetWhenDone: opts.forgetWhenDone ?? false,
       });
       return id;
     });
@@ -142,7 +144,7 @@ export class MemoryJobQueue implements JobQueue {
     };
     try {
       await w.handler(view);
-      q.known.set(job.id, Date.now() + KEEP_COMPLETED_SECONDS * 1000);
+      this.remember(q, job, KEEP_COMPLETED_SECONDS);
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
       if (job.attempt < job.attempts) {
@@ -157,9 +159,15 @@ export class MemoryJobQueue implements JobQueue {
         this.timers.add(timer);
         return;
       }
-      q.known.set(job.id, Date.now() + KEEP_FAILED_SECONDS * 1000);
+      this.remember(q, job, KEEP_FAILED_SECONDS);
       w.onFailed?.(view, error);
     }
+  }
+
+  /** Keeps a finished job's id for the dedupe window, or forgets it at once (`forgetWhenDone`). */
+  private remember(q: MemoryQueueState, job: MemoryJob, seconds: number): void {
+    if (job.forgetWhenDone) q.known.delete(job.id);
+    else q.known.set(job.id, Date.now() + seconds * 1000);
   }
 
   /** Forgets expired ids once the map grows, so dedupe memory stays bounded by the window. */

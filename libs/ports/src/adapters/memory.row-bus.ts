@@ -229,6 +229,7 @@ class MemoryConsumer implements Subscription {
  * only as long as the process: it is for the single-process mode and for tests.
  */
 export class MemoryRowBus implements RowBus {
+  readonly durable = false;
   private readonly topics = new Map<string, MemoryTopic>();
   private readonly subscriptions = new Set<MemoryConsumer>();
 

@@ -11,6 +11,12 @@ export interface JobOptions {
   backoffMs?: number;
   /** Longest wait between two tries. Default 1 h. */
   backoffCapMs?: number;
+  /**
+   * Forget `jobId` as soon as the job succeeded or failed for good, so adding it again runs it
+   * again: the dedupe then only covers a job that is queued, waiting for a retry or running.
+   * Default false (a finished id is remembered for a day, a failed one for a week).
+   */
+  forgetWhenDone?: boolean;
 }
 
 /** A job as seen by a handler. `payload` went through JSON, as it would through Redis. */

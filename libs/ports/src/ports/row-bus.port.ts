@@ -52,6 +52,12 @@ export interface PartitionLag {
  * A new group starts from the earliest offset. Use one group per topic.
  */
 export interface RowBus {
+  /**
+   * Whether published messages outlive this process. False for the in-process bus: after a
+   * restart, whatever it held and no consumer had committed is gone, so the batch recovery
+   * publishes again every chunk that was not recorded as scored (docs/batch.md, "Recovery").
+   */
+  readonly durable: boolean;
   /** Creates the topic, or grows it to `partitions` if it has fewer. */
   ensureTopic(topic: string, partitions: number): Promise<void>;
   /** Appends messages; resolves once they are durably accepted. */
