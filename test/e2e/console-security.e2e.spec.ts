@@ -4,6 +4,8 @@ import { ConsoleUsersService } from '@verity/accounts';
 import {
   ADMIN_TOKEN,
   ConsoleClient,
+  CONSOLE_PASSWORD,
+  consoleUser,
   rawRequest,
   startTestStack,
   type TestStack,
@@ -13,7 +15,7 @@ import { ScorerModule } from '../../apps/scorer/src/scorer.module';
 import { postBatch, waitForJob } from './batch-helpers';
 
 const bearer = { authorization: `Bearer ${ADMIN_TOKEN}` };
-const PASSWORD = 'correct horse battery';
+const PASSWORD = CONSOLE_PASSWORD;
 
 /** Sign-in lockout, secrets never cached, sessions after a password change, signed links, sign-in links, atomic account creation. */
 describe('console sign-in and secrets, probed as an attacker would', () => {
@@ -34,24 +36,6 @@ describe('console sign-in and secrets, probed as an attacker would', () => {
   });
   after(() => stack.close());
 
-  /** An account whose console user has set PASSWORD; its signed-in browser and key. */
-  async function consoleUser(email: string) {
-    const created = await stack.client.post(
-      '/admin/accounts',
-      { name: email, credits: 100, owner_email: email },
-      bearer,
-    );
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const browser = new ConsoleClient(stack.client.baseUrl);
-    assert.equal((await browser.redeem(created.body.sign_in_url)).status, 200);
-    assert.equal((await browser.post('/auth/password', { password: PASSWORD })).status, 200);
-    return {
-      browser,
-      accountId: created.body.account_id as string,
-      apiKey: created.body.api_key as string,
-    };
-  }
-
   const loginFrom = (address: string, email: string, password: string) =>
     new ConsoleClient(stack.client.baseUrl).post(
       '/auth/login',
@@ -60,7 +44,7 @@ describe('console sign-in and secrets, probed as an attacker would', () => {
     );
 
   it('wrong passwords from one address lock out only that address, never the real user', async () => {
-    await consoleUser('victim@example.test');
+    await consoleUser(stack, 100, 'victim@example.test');
     const attacker = '203.0.113.66';
     const statuses: number[] = [];
     // Any case or spacing of the email counts as the same email.
@@ -79,7 +63,7 @@ describe('console sign-in and secrets, probed as an attacker would', () => {
   });
 
   it('answers every secret-carrying request with Cache-Control: no-store', async () => {
-    const { browser, apiKey } = await consoleUser('secrets@example.test');
+    const { browser, apiKey } = await consoleUser(stack, 100, 'secrets@example.test');
     const key = stack.client.withKey(apiKey);
     const created = await key.post('/v1/keys', { name: 'second' });
     const rotated = await key.post(`/v1/keys/${created.body.id}/rotate`);
@@ -112,7 +96,7 @@ describe('console sign-in and secrets, probed as an attacker would', () => {
   });
 
   it('a password change ends the user’s other sessions and keeps the current one', async () => {
-    const { browser } = await consoleUser('sessions@example.test');
+    const { browser } = await consoleUser(stack, 100, 'sessions@example.test');
     const laptop = new ConsoleClient(stack.client.baseUrl);
     assert.equal((await laptop.login('sessions@example.test', PASSWORD)).status, 200);
     const phone = new ConsoleClient(stack.client.baseUrl);
@@ -128,7 +112,7 @@ describe('console sign-in and secrets, probed as an attacker would', () => {
   });
 
   it('signs console download links on its own address, never on the Host the client sends', async () => {
-    const { browser, apiKey } = await consoleUser('links@example.test');
+    const { browser, apiKey } = await consoleUser(stack, 100, 'links@example.test');
     const job = await postBatch(stack.client, apiKey, [
       ['type', 'email'],
       ['file', 'jane@example.com\n'],
@@ -136,6 +120,9 @@ describe('console sign-in and secrets, probed as an attacker would', () => {
     assert.equal(job.status, 202, JSON.stringify(job.body));
     const polls = await waitForJob(stack.client.withKey(apiKey), job.body.id);
     assert.equal(polls.at(-1)?.body.status, 'done');
+    // GET /v1/batch/{id} (a single-call route answered without Nest's router) carries the
+    // signed link too.
+    assert.equal(polls.at(-1)?.headers.get('cache-control'), 'no-store');
     for (const path of ['/console/api/batch', `/console/api/batch/${job.body.id}`]) {
       const answer = await rawRequest(stack.client.baseUrl, [
         `GET ${path} HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Host: evil.example\r\n` +
@@ -179,7 +166,7 @@ describe('console sign-in and secrets, probed as an attacker would', () => {
   });
 
   it('a refused account creation leaves no row behind', async () => {
-    await consoleUser('taken@example.test');
+    await consoleUser(stack, 100, 'taken@example.test');
     const count = async () => {
       const [row] = await stack.dataSource.query(
         `SELECT (SELECT count(*) FROM accounts)::int AS accounts,
