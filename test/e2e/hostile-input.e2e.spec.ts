@@ -130,6 +130,7 @@ describe('errors raised by Fastify and node:http have the spec shape too', () =>
       ['/v1/keys', {}],
       ['/admin/accounts', admin],
       [`/admin/accounts/${accountId}/credits`, admin],
+      ['/console/api/auth/login', { origin: stack.client.baseUrl }],
     ];
     const levels = 10_000;
     const bodies = [
