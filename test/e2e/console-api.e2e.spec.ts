@@ -7,6 +7,7 @@ import { ApiKeysService, KeyActivityRecorder } from '@verity/accounts';
 import {
   ADMIN_TOKEN,
   ConsoleClient,
+  consoleUser,
   leasesAtRest,
   startTestStack,
   type TestStack,
@@ -35,27 +36,6 @@ async function sums(stack: TestStack, accountId: string) {
     usageCalls: Number(usage.calls),
     ledgerSpent: Number(ledger.spent),
     balance: Number(account.credits_balance),
-  };
-}
-
-/** An account with a console user whose password is set; returns its signed-in client. */
-async function consoleUser(stack: TestStack, credits: number, email: string) {
-  const created = await stack.client.post(
-    '/admin/accounts',
-    { name: email, credits, owner_email: email },
-    bearer,
-  );
-  assert.equal(created.status, 201);
-  const browser = new ConsoleClient(stack.client.baseUrl);
-  assert.equal((await browser.redeem(created.body.sign_in_url)).status, 200);
-  assert.equal(
-    (await browser.post('/auth/password', { password: 'correct horse battery' })).status,
-    200,
-  );
-  return {
-    browser,
-    accountId: created.body.account_id as string,
-    apiKey: created.body.api_key as string,
   };
 }
 

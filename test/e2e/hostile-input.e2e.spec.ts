@@ -119,6 +119,55 @@ describe('errors raised by Fastify and node:http have the spec shape too', () =>
     assert.equal((await client.get('/v1/ping')).body.credits_remaining, 10);
   });
 
+  it('a body nested deeper than 64 levels is 400 on every JSON endpoint, and charges nothing', async () => {
+    const { client, accountId, apiKey } = await stack.account(10);
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const endpoints: [string, Record<string, string>][] = [
+      ['/v1/email/validate', {}],
+      ['/v1/phone/validate', {}],
+      ['/v1/ip/intel', {}],
+      ['/v1/verify', {}],
+      ['/v1/keys', {}],
+      ['/admin/accounts', admin],
+      [`/admin/accounts/${accountId}/credits`, admin],
+      ['/console/api/auth/login', { origin: stack.client.baseUrl }],
+    ];
+    const levels = 10_000;
+    const bodies = [
+      `{"email":${'['.repeat(levels)}${']'.repeat(levels)}}`,
+      `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`,
+    ];
+    const answers: string[] = [];
+    for (const [path, headers] of endpoints) {
+      for (const body of bodies) {
+        const res = await fetch(stack.client.baseUrl + path, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json', ...headers },
+          body,
+        });
+        const text = await res.text();
+        answers.push(`${path} ${res.status}`);
+        if (res.status !== 400) continue;
+        assertShape(res.status, text, 400, 'validation_error');
+        assert.match(text, /deeper than 64 levels/, `${path}: ${text}`);
+      }
+    }
+    assert.deepEqual(
+      answers,
+      endpoints.flatMap(([path]) => bodies.map(() => `${path} 400`)),
+    );
+    // 64 levels are within the limit: the schema, not the depth, refuses this one.
+    const atLimit = await client.raw(
+      'POST',
+      '/v1/email/validate',
+      `{"email":${'['.repeat(63)}${']'.repeat(63)}}`,
+      'application/json',
+    );
+    assert.equal(atLimit.status, 400);
+    assert.doesNotMatch(atLimit.body.error.message, /deeper/);
+    assert.equal((await client.get('/v1/ping')).body.credits_remaining, 10);
+  });
+
   it('ids that cannot exist are 404 before any query', async () => {
     for (const path of [
       '/v1/batch/job_%00',

@@ -39,6 +39,42 @@ const JSON_TYPES = [
 ];
 
 /**
+ * JSON text of a value whose shape, not its content, is the attack: nesting around the depth
+ * limit (64) and far past what a recursive walk survives, very wide arrays, objects with
+ * thousands of keys, prototype keys deep inside. Built as text: JSON.stringify recurses, and a
+ * ten-thousand-level value would overflow this process's stack before the server's.
+ */
+export function hostileStructure(rnd: FuzzRandom): string {
+  switch (rnd.int(5)) {
+    case 0: {
+      const levels = rnd.pick([62, 63, 64, 65, 1000, 10_000]);
+      return '['.repeat(levels) + JSON.stringify(rnd.json(0)) + ']'.repeat(levels);
+    }
+    case 1: {
+      const levels = rnd.pick([63, 64, 65, 2000, 9000]);
+      const key = JSON.stringify(rnd.pick(['a', '__proto__', 'constructor', 'prototype']));
+      return `{${key}:`.repeat(levels) + '1' + '}'.repeat(levels);
+    }
+    case 2: {
+      const item = rnd.pick(['"a@b.co"', '1', 'null', '"\\u0000"', '[]', '{}']);
+      return `[${Array.from({ length: rnd.pick([1000, 5000]) }, () => item).join(',')}]`;
+    }
+    case 3: {
+      const keys = rnd.pick([1000, 3000]);
+      return `{${Array.from({ length: keys }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+    }
+    default:
+      return rnd.pick([
+        '{"constructor":{"prototype":{"polluted":1}}}',
+        '{"a":{"b":{"constructor":{"prototype":{"toString":"x"}}}}}',
+        '{"a":{"__proto__":{"polluted":1}}}',
+        '{"__proto__":null,"hasOwnProperty":"x","toString":1,"valueOf":[]}',
+        '[{"constructor":"x"},{"prototype":"y"},{"__proto__":[]}]',
+      ]);
+  }
+}
+
+/**
  * A JSON-endpoint body: mostly an object over the endpoint's fields (plausible or hostile
  * values), sometimes any JSON value, broken JSON or another media type.
  */
@@ -63,6 +99,10 @@ export function jsonBody(
     if (rnd.chance(0.1)) obj[rnd.string(['__proto__', 'constructor', 'x'])] = rnd.json(1);
     text = JSON.stringify(obj);
     if (rnd.chance(0.05)) text = text.replace('{', '{"__proto__":{"polluted":1},');
+    if (rnd.chance(0.15)) {
+      const key = JSON.stringify(rnd.pick([...fields, 'x', '__proto__', 'constructor']));
+      text = `${text.slice(0, -1)}${text === '{}' ? '' : ','}${key}:${hostileStructure(rnd)}}`;
+    }
   } else if (shape === 7) {
     text = JSON.stringify(rnd.json(2));
   } else if (shape === 8) {
@@ -71,7 +111,7 @@ export function jsonBody(
   } else {
     text = rnd.bytes(rnd.int(200));
   }
-  if (rnd.chance(0.02)) text = text + ' '.repeat(8192); // over the test's BODY_LIMIT_BYTES
+  if (rnd.chance(0.02)) text = text + ' '.repeat(70_000); // over the test's BODY_LIMIT_BYTES
   return { body: Buffer.from(text, 'utf8'), headers };
 }
 

@@ -5,7 +5,8 @@ import type { TestResponse } from './http-client';
  * the same Origin a browser would and the session's CSRF token on state-changing requests.
  */
 export class ConsoleClient {
-  private cookie = '';
+  /** The session cookie as the browser sends it (`verity_console=…`), or ''. */
+  cookie = '';
   csrf = '';
 
   constructor(

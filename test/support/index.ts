@@ -8,6 +8,7 @@ export { BlackHole } from './black-hole';
 export { DroppingProxy } from './dropping-proxy';
 export { rawRequest, rawExchange, parseAnswers, type RawAnswer } from './raw-http';
 export { ConsoleClient } from './console-client';
+export { consoleUser, CONSOLE_PASSWORD } from './console-user';
 export { CHROMIUM_PATH, freePort, launchChromium } from './chromium';
 export { leasesAtRest } from './credit-leases';
 export {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { retryOnTransactionConflict, VerityError } from '@verity/common';
 import { AccountEntity } from '@verity/database';
 import { ApiKeysService } from './api-keys.service';
@@ -22,6 +22,19 @@ export class AccountsService {
 
   /** Creates an account with an initial grant and a key named `default`, in one transaction. */
   async create(name: string, credits: number): Promise<CreatedAccount> {
+    const [created] = await this.createWith(name, credits, () => Promise.resolve(undefined));
+    return created;
+  }
+
+  /**
+   * `create`, with `inside` run in the same transaction once the account exists: when it
+   * throws, nothing is left behind (no account, credits or key).
+   */
+  async createWith<T>(
+    name: string,
+    credits: number,
+    inside: (manager: EntityManager, accountId: string) => Promise<T>,
+  ): Promise<[CreatedAccount, T]> {
     return this.db.transaction(async (manager) => {
       const repo = manager.getRepository(AccountEntity);
       const account = await repo.save(
@@ -37,7 +50,8 @@ export class AccountsService {
         ]);
       }
       const key = await this.keys.create(account.id, 'default', manager);
-      return { account_id: account.id, api_key: key.key };
+      const extra = await inside(manager, account.id);
+      return [{ account_id: account.id, api_key: key.key }, extra];
     });
   }
 

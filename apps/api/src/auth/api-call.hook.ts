@@ -1,4 +1,5 @@
 import { applyDecorators, type Type } from '@nestjs/common';
+import { HEADERS_METADATA } from '@nestjs/common/constants';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
@@ -46,6 +47,7 @@ export interface ApiCallOptions {
  * factories per request. Errors thrown anywhere reach Fastify's error handler, which Nest
  * routes through AllErrorsFilter like any other, so the error shapes and headers are the same.
  * The 200 answer is serialised by fast-json-stringify from `ok` instead of JSON.stringify.
+ * Headers set with Nest's `@Header` (e.g. `@NoStore()`) are sent as on any other route.
  */
 export function ApiCall(options: ApiCallOptions): MethodDecorator {
   const response = z.toJSONSchema(options.ok, { target: 'draft-7', io: 'output' });
@@ -95,11 +97,18 @@ export function registerApiCallHook(app: NestFastifyApplication): void {
       const controller: Record<string | symbol, ApiCallMethod<unknown>> = app.get(call.controller);
       const method = controller[call.method].bind(controller);
       const body = call.body;
+      const headers =
+        (Reflect.getMetadata(HEADERS_METADATA, controller[call.method]) as
+          { name: string; value: string }[] | undefined) ?? [];
       const existing = route.preHandler;
       route.preHandler = existing ? [admit, ...[existing].flat()] : admit;
-      route.handler = async function apiCall(request: FastifyRequest): Promise<object> {
+      route.handler = async function apiCall(
+        request: FastifyRequest,
+        reply: FastifyReply,
+      ): Promise<object> {
         const principal = request.principal;
         if (!principal) throw new Error('ApiCall route reached without a principal');
+        for (const { name, value } of headers) void reply.header(name, value);
         return method(principal, body ? body.transform(request.body) : undefined, request);
       };
     });

@@ -5,20 +5,34 @@ import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store';
 import { AUTH_RATE_LIMIT_STORE } from '../rate-limit/rate-limit.tokens';
+import { FailedAuthBudget } from './failed-auth.budget';
 
 /**
  * Requires a valid X-Api-Key and attaches the caller's principal to the request. A key found
- * in the cache costs nothing; every other request (missing, malformed, unknown or not yet
- * cached key) first takes a token from its client address's bucket, so a flood of bad keys
- * is answered 429 before it reaches the database.
+ * in the cache costs nothing. Any other request is checked against its client address's
+ * failed-authentication budget (FailedAuthBudget): refused with 429 when the budget is spent,
+ * so a flood of bad keys stops before it reaches the database, and charged only if its key
+ * turns out missing, malformed, unknown, rotated or revoked. A valid key is never charged.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  private readonly budget: FailedAuthBudget;
+
   constructor(
     private readonly keys: ApiKeysService,
-    @Inject(AUTH_RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(AUTH_RATE_LIMIT_STORE) limits: RateLimitStore,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.budget = new FailedAuthBudget(
+      limits,
+      (decision) =>
+        new VerityError(
+          'rate_limited',
+          `too many requests without a valid API key from this address (${config.AUTH_RATE_LIMIT_PER_SECOND}/s); retry after ${decision.retryAfterSeconds}s`,
+          { 'Retry-After': String(decision.retryAfterSeconds) },
+        ),
+    );
+  }
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     await this.admit(ctx.switchToHttp().getRequest<FastifyRequest>());
@@ -39,19 +53,23 @@ export class ApiKeyGuard implements CanActivate {
 
   private async authenticate(request: FastifyRequest, value: string): Promise<void> {
     // request.ip honours X-Forwarded-For only from TRUST_PROXY peers.
-    const decision = await this.limits.take(request.ip);
-    if (!decision.allowed) {
-      throw new VerityError(
-        'rate_limited',
-        `too many requests without a valid API key from this address (${this.config.AUTH_RATE_LIMIT_PER_SECOND}/s); retry after ${decision.retryAfterSeconds}s`,
-        { 'Retry-After': String(decision.retryAfterSeconds) },
-      );
+    const address = request.ip;
+    await this.budget.reserve(address);
+    // Stays false when the lookup throws (a database outage is no failed authentication).
+    let failed = false;
+    try {
+      if (value.length === 0) {
+        failed = true;
+        throw new VerityError('unauthorized', 'missing API key: send it in the X-Api-Key header');
+      }
+      const principal = await this.keys.authenticate(value);
+      if (!principal) {
+        failed = true;
+        throw new VerityError('unauthorized', 'invalid API key');
+      }
+      request.principal = principal;
+    } finally {
+      await this.budget.release(address, failed);
     }
-    if (value.length === 0) {
-      throw new VerityError('unauthorized', 'missing API key: send it in the X-Api-Key header');
-    }
-    const principal = await this.keys.authenticate(value);
-    if (!principal) throw new VerityError('unauthorized', 'invalid API key');
-    request.principal = principal;
   }
 }

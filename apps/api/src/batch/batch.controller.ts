@@ -14,6 +14,7 @@ import { ApiDoc } from '../openapi/api-docs.decorators';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { BatchDownloadService } from './batch-download.service';
 import { BatchUploadService, isJobId } from './batch-upload.service';
+import { NoStore } from '../http/no-store';
 
 /** Batch jobs: create from a CSV upload, poll, download the result by signed link. */
 @ApiTags('batch')
@@ -27,6 +28,7 @@ export class BatchController {
   ) {}
 
   @Post()
+  @NoStore()
   @HttpCode(202)
   @UseGuards(ApiKeyGuard, RateLimitGuard)
   @ApiDoc({
@@ -47,6 +49,7 @@ export class BatchController {
   }
 
   @Get(':jobId')
+  @NoStore()
   @ApiCall({ ok: batchJobSchema })
   @ApiDoc({
     summary: 'A batch job; result_url is freshly signed once done',

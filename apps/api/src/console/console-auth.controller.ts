@@ -16,6 +16,7 @@ import {
 import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, type ConsoleSession } from './console-sessions';
 import { LoginThrottle } from './login-throttle';
+import { NoStore } from '../http/no-store';
 
 const loginRequest = z.object({ email: z.string().max(254), password: z.string().max(1024) });
 const linkRequest = z.object({ token: z.string().min(1).max(128) });
@@ -49,6 +50,7 @@ export class ConsoleAuthController {
   ) {}
 
   @Post('auth/login')
+  @NoStore()
   @HttpCode(200)
   async login(
     @Body(new ZodBodyPipe(loginRequest)) body: z.infer<typeof loginRequest>,
@@ -64,6 +66,7 @@ export class ConsoleAuthController {
   }
 
   @Post('auth/link')
+  @NoStore()
   @HttpCode(200)
   async link(
     @Body(new ZodBodyPipe(linkRequest)) body: z.infer<typeof linkRequest>,
@@ -81,12 +84,14 @@ export class ConsoleAuthController {
   }
 
   @Get('session')
+  @NoStore()
   @UseGuards(ConsoleSessionGuard)
   session(@Req() request: FastifyRequest): Promise<SessionView> {
     return this.view(request.consoleSession!);
   }
 
   @Post('auth/password')
+  @NoStore()
   @HttpCode(200)
   @UseGuards(ConsoleSessionGuard)
   async setPassword(
@@ -99,6 +104,9 @@ export class ConsoleAuthController {
       if (!same) throw new VerityError('forbidden', 'current password is incorrect');
     }
     await this.users.setPassword(session.userId, body.password);
+    // Whoever signed in with the old password (or a link) is signed out; this browser stays
+    // (OWASP ASVS 4.0 V3.3.3: other sessions end after a password change).
+    await this.sessions.closeOthers(session.userId, readCookie(request, SESSION_COOKIE)!);
     return this.view({ ...session, passwordSet: true });
   }
 

@@ -4,8 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import { BatchJobRepository, BatchJobsService } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { BatchUploadService } from '../batch/batch-upload.service';
+import { localBaseUrl } from '../http/public-url';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { consoleJob, type ConsoleJob } from './console-job';
+import { NoStore } from '../http/no-store';
 
 /** A console job with its freshly signed download address once done. */
 type ConsoleJobWithResult = ConsoleJob & { result_url: string | null };
@@ -25,12 +27,14 @@ export class ConsoleBatchController {
   ) {}
 
   @Get()
+  @NoStore()
   async list(@Req() request: FastifyRequest): Promise<{ data: ConsoleJobWithResult[] }> {
     const jobs = await this.repository.listForAccount(request.principal!.accountId, 50);
     return { data: await Promise.all(jobs.map((j) => this.withResult(j, request))) };
   }
 
   @Post()
+  @NoStore()
   @HttpCode(202)
   async create(@Req() request: FastifyRequest): Promise<ConsoleJobWithResult> {
     const { job } = await this.uploads.create(request.principal!, request);
@@ -38,6 +42,7 @@ export class ConsoleBatchController {
   }
 
   @Get(':jobId')
+  @NoStore()
   async get(
     @Req() request: FastifyRequest,
     @Param('jobId') jobId: string,
@@ -51,7 +56,9 @@ export class ConsoleBatchController {
     job: Parameters<typeof consoleJob>[0],
     request: FastifyRequest,
   ): Promise<ConsoleJobWithResult> {
-    const view = await this.jobs.view(job, `${request.protocol}://${request.host}`);
+    // The rule of /v1/batch: PUBLIC_URL, else the address the request arrived on; never the
+    // Host header, which the client chooses (a signed link must not name a host of its choosing).
+    const view = await this.jobs.view(job, localBaseUrl(request));
     return { ...consoleJob(job), result_url: view.result_url };
   }
 }

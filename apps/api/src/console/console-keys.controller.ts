@@ -16,6 +16,7 @@ import { createKeyRequest, type CreateKeyRequest } from '@verity/contracts';
 import { uuidParam } from '../http/uuid-param';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ConsoleSessionGuard } from './console-session.guard';
+import { NoStore } from '../http/no-store';
 
 /** The account's API keys, managed from the console with the same rules as /v1/keys. */
 @ApiExcludeController()
@@ -30,6 +31,7 @@ export class ConsoleKeysController {
   }
 
   @Post()
+  @NoStore()
   @HttpCode(201)
   create(
     @Req() request: FastifyRequest,
@@ -39,6 +41,7 @@ export class ConsoleKeysController {
   }
 
   @Post(':id/rotate')
+  @NoStore()
   @HttpCode(200)
   rotate(@Req() request: FastifyRequest, @Param('id') id: string): Promise<IssuedApiKey> {
     return this.keys.rotate(request.principal!.accountId, uuidParam(id, 'key'));

@@ -81,6 +81,14 @@ export class ConsoleSessions {
     await this.db.query('DELETE FROM console_sessions WHERE id_hash = $1', [tokenHash(id)]);
   }
 
+  /** Every other session of the user (after a password change): `keep` stays signed in. */
+  async closeOthers(userId: string, keep: string): Promise<void> {
+    await this.db.query('DELETE FROM console_sessions WHERE user_id = $1 AND id_hash <> $2', [
+      userId,
+      tokenHash(keep),
+    ]);
+  }
+
   /** "Sign out everywhere": every session of the user, this one included. */
   async closeAll(userId: string): Promise<void> {
     await this.db.query('DELETE FROM console_sessions WHERE user_id = $1', [userId]);

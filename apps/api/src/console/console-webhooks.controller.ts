@@ -5,6 +5,7 @@ import { AccountsService } from '@verity/accounts';
 import { WebhookDeliveries, type WebhookDeliveryView } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { ConsoleSessionGuard } from './console-session.guard';
+import { NoStore } from '../http/no-store';
 
 /** Webhook delivery attempts of the account's jobs and its signing secret. */
 @ApiExcludeController()
@@ -30,12 +31,14 @@ export class ConsoleWebhooksController {
 
   /** POST, not GET: revealing a secret is an action, CSRF-checked and never cached. */
   @Post('secret/reveal')
+  @NoStore()
   @HttpCode(200)
   async reveal(@Req() request: FastifyRequest): Promise<{ secret: string }> {
     return { secret: await this.accounts.webhookSecret(request.principal!.accountId) };
   }
 
   @Post('secret/rotate')
+  @NoStore()
   @HttpCode(200)
   async rotate(@Req() request: FastifyRequest): Promise<{ secret: string }> {
     return { secret: await this.accounts.rotateWebhookSecret(request.principal!.accountId) };

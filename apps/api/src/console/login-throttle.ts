@@ -1,14 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 
+/** How a subject's limit acts once it is reached. */
+type LimitAction = 'refuse' | 'delay';
+
+/** Per failure over an email's limit, the next attempt for it waits this much longer… */
+const DELAY_STEP_MS = 1_000;
+/** …up to this. */
+const MAX_DELAY_MS = 10_000;
+
 /**
- * Counts failed sign-ins per email and per client IP in fixed windows
- * (CONSOLE_LOGIN_WINDOW_SECONDS), in PostgreSQL so every API instance shares the count. Once
- * a subject reaches its limit, sign-in answers 429 with Retry-After until the window ends,
- * whether or not the password is right; the same answer for known and unknown emails. An
- * attempt is counted when it starts and uncounted if its password was right.
+ * Counts failed sign-ins in fixed windows (CONSOLE_LOGIN_WINDOW_SECONDS), in PostgreSQL so
+ * every API instance shares the count, for three subjects:
+ * - the email from one client address: past CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL, sign-in from
+ *   that address answers 429 until the window ends, whatever the password;
+ * - the client address, whatever the email: past CONSOLE_LOGIN_MAX_FAILURES_PER_IP, the same;
+ * - the email from anywhere: past CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL, every attempt for it
+ *   waits DELAY_STEP_MS more per failure over the limit (at most MAX_DELAY_MS), then proceeds.
+ * So whoever guesses is refused only at the addresses they guess from, and someone guessing
+ * from many addresses is slowed, not the account locked: nobody else can lock a user out
+ * (OWASP Authentication Cheat Sheet, "Account Lockout": lockout as a denial of service). The
+ * same answers for known and unknown emails. An attempt is counted when it starts and
+ * uncounted if its password was right.
  */
 @Injectable()
 export class LoginThrottle {
@@ -17,16 +33,20 @@ export class LoginThrottle {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  private subjects(email: string, ip: string): [string, number][] {
+  private subjects(email: string, ip: string): [string, number, LimitAction][] {
+    const normalised = email.trim().toLowerCase();
+    const perEmail = this.config.CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL;
     return [
-      [`email:${email.trim().toLowerCase()}`, this.config.CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL],
-      [`ip:${ip}`, this.config.CONSOLE_LOGIN_MAX_FAILURES_PER_IP],
+      [`email-ip:${ip} ${normalised}`, perEmail, 'refuse'],
+      [`ip:${ip}`, this.config.CONSOLE_LOGIN_MAX_FAILURES_PER_IP, 'refuse'],
+      [`email:${normalised}`, perEmail, 'delay'],
     ];
   }
 
   /**
-   * Counts this attempt against both subjects before the password is checked, in one
-   * statement, and throws rate_limited (with Retry-After) when either is then over its limit.
+   * Counts this attempt against every subject before the password is checked, in one
+   * statement; throws rate_limited (with Retry-After) when a refusing subject is then over its
+   * limit, and waits when only the email is.
    * Counting first is what makes the limit hold under concurrency: checking and counting a
    * failure only after the (slow) password check let any number of simultaneous guesses pass
    * the check before the first of them was counted. A new window starts when the old one ended.
@@ -45,15 +65,26 @@ export class LoginThrottle {
          ceil(extract(epoch FROM window_started_at + make_interval(secs => $2) - now()))::int AS retry`,
       [subjects.map(([s]) => s), this.config.CONSOLE_LOGIN_WINDOW_SECONDS],
     );
-    const limits = new Map(subjects);
-    const blocked = rows.filter((r) => r.failures > (limits.get(r.subject) ?? Infinity));
-    if (blocked.length === 0) return;
-    const retry = Math.max(1, ...blocked.map((r) => r.retry));
-    throw new VerityError(
-      'rate_limited',
-      `Too many failed sign-ins; try again in ${retry} seconds`,
-      { 'Retry-After': String(retry) },
+    const limits = new Map(
+      subjects.map(([subject, limit, response]) => [subject, { limit, response }]),
     );
+    let over = 0;
+    const refused: number[] = [];
+    for (const row of rows) {
+      const subject = limits.get(row.subject);
+      if (!subject || row.failures <= subject.limit) continue;
+      if (subject.response === 'refuse') refused.push(row.retry);
+      else over = row.failures - subject.limit;
+    }
+    if (refused.length > 0) {
+      const retry = Math.max(1, ...refused);
+      throw new VerityError(
+        'rate_limited',
+        `Too many failed sign-ins; try again in ${retry} seconds`,
+        { 'Retry-After': String(retry) },
+      );
+    }
+    if (over > 0) await sleep(Math.min(over * DELAY_STEP_MS, MAX_DELAY_MS));
   }
 
   /** The admitted attempt had the right password: it is not counted as a failure. */

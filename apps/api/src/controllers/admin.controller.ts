@@ -17,6 +17,7 @@ import { AdminGuard } from '../auth/admin.guard';
 import { uuidParam } from '../http/uuid-param';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
+import { NoStore } from '../http/no-store';
 
 /** Operator API, enabled by ADMIN_TOKEN (`Authorization: Bearer <token>`). */
 @ApiTags('admin')
@@ -31,6 +32,7 @@ export class AdminController {
   ) {}
 
   @Post()
+  @NoStore()
   @HttpCode(201)
   @ApiDoc({
     summary: 'Create an account with credits and a first key',
@@ -41,15 +43,18 @@ export class AdminController {
       sign_in_url: z.string().optional().describe('With owner_email: one use, short expiry'),
     }),
     okStatus: 201,
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 422],
     authenticated: false,
   })
   async create(
     @Body(new ZodBodyPipe(adminCreateAccountRequest)) body: AdminCreateAccountRequest,
   ): Promise<CreatedAccount & { sign_in_url?: string }> {
-    const created = await this.accounts.create(body.name, body.credits);
-    if (!body.owner_email) return created;
-    const link = await this.users.createWithLink(created.account_id, body.owner_email);
+    const ownerEmail = body.owner_email;
+    if (!ownerEmail) return this.accounts.create(body.name, body.credits);
+    // One transaction: an owner_email that cannot be used (another account's) leaves no account.
+    const [created, link] = await this.accounts.createWith(body.name, body.credits, (manager, id) =>
+      this.users.createWithLink(id, ownerEmail, manager),
+    );
     return { ...created, sign_in_url: link.url };
   }
 

@@ -19,6 +19,7 @@ import { uuidParam } from '../http/uuid-param';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { NoStore } from '../http/no-store';
 
 /** Key management for the calling account. Key values appear only in create and rotate answers. */
 @ApiTags('keys')
@@ -38,6 +39,7 @@ export class KeysController {
   }
 
   @Post()
+  @NoStore()
   @HttpCode(201)
   @ApiDoc({
     summary: 'Create a key with a friendly name; the value is returned once',
@@ -54,6 +56,7 @@ export class KeysController {
   }
 
   @Post(':id/rotate')
+  @NoStore()
   @HttpCode(200)
   @ApiDoc({
     summary: 'Issue a new value for a key; the old value stops working at once',

@@ -1,7 +1,7 @@
 import { type PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
 import { VerityError } from '@verity/common';
-import { firstUnstorablePath } from './storable-text';
+import { firstBodyProblem, MAX_BODY_DEPTH } from './body-inspection';
 
 /** Validates a JSON body with a zod schema; failures are 400 validation_error naming the field. */
 export class ZodBodyPipe<S extends z.ZodType> implements PipeTransform<unknown, z.infer<S>> {
@@ -11,13 +11,17 @@ export class ZodBodyPipe<S extends z.ZodType> implements PipeTransform<unknown, 
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new VerityError('validation_error', 'request body must be a JSON object');
     }
-    const unstorable = firstUnstorablePath(value);
-    if (unstorable !== undefined) {
+    const problem = firstBodyProblem(value);
+    if (problem?.kind === 'too_deep')
       throw new VerityError(
         'validation_error',
-        `${unstorable || 'request body'} contains a NUL character or an unpaired surrogate`,
+        `request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`,
       );
-    }
+    if (problem?.kind === 'unstorable')
+      throw new VerityError(
+        'validation_error',
+        `${problem.path || 'request body'} contains a NUL character or an unpaired surrogate`,
+      );
     const parsed = this.schema.safeParse(value, { reportInput: true });
     if (parsed.success) return parsed.data;
     throw new VerityError('validation_error', describeIssue(parsed.error.issues[0]));

@@ -1,5 +1,6 @@
 import {
   decide,
+  decisionAt,
   type BucketPolicy,
   type RateLimitDecision,
   type RateLimitStore,
@@ -28,13 +29,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   takeNow(key: string): RateLimitDecision {
     const now = this.now();
     const bucket = this.buckets.get(key);
-    const refilled = bucket
-      ? Math.min(
-          this.policy.burst,
-          bucket.tokens + ((now - bucket.at) / 1000) * this.policy.ratePerSecond,
-        )
-      : this.policy.burst;
-    const { tokensAfter, decision } = decide(this.policy, refilled);
+    const { tokensAfter, decision } = decide(this.policy, this.tokens(bucket, now));
     if (!bucket && this.buckets.size >= MAX_BUCKETS) this.sweep(now);
     if (bucket) {
       bucket.tokens = tokensAfter;
@@ -43,12 +38,27 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return decision;
   }
 
+  peek(key: string): Promise<RateLimitDecision> {
+    const tokens = this.tokens(this.buckets.get(key), this.now());
+    return Promise.resolve(decisionAt(this.policy, tokens >= 1, tokens));
+  }
+
   ping(): Promise<void> {
     return Promise.resolve();
   }
 
   close(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** The tokens a bucket holds at `now` (a bucket never seen is full). */
+  private tokens(bucket: Bucket | undefined, now: number): number {
+    return bucket
+      ? Math.min(
+          this.policy.burst,
+          bucket.tokens + ((now - bucket.at) / 1000) * this.policy.ratePerSecond,
+        )
+      : this.policy.burst;
   }
 
   /** Drops buckets that have refilled completely: forgetting them changes nothing. */

@@ -82,6 +82,21 @@ export function rateLimitStoreContract(
       assert.equal((await store.take(key)).allowed, false);
     });
 
+    it('peeks at a bucket without taking from it', async () => {
+      const key = randomUUID();
+      const fresh = await store.peek(key);
+      assert.equal(fresh.allowed, true);
+      assert.equal(fresh.remaining, policy.burst);
+      await store.take(key);
+      assert.equal((await store.peek(key)).remaining, policy.burst - 1);
+      assert.equal((await store.peek(key)).remaining, policy.burst - 1);
+      for (let i = 1; i < policy.burst; i++) await store.take(key);
+      const spent = await store.peek(key);
+      assert.equal(spent.allowed, false);
+      assert.ok(spent.retryAfterSeconds >= 1);
+      assert.equal((await store.take(key)).allowed, false);
+    });
+
     it('never allows more than the burst to concurrent takers', async () => {
       const key = randomUUID();
       const decisions = await Promise.all(Array.from({ length: 20 }, () => store.take(key)));

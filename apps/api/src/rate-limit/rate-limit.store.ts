@@ -18,6 +18,11 @@ export interface RateLimitStore {
    * caller then uses `take`. A non-null answer has taken its token.
    */
   takeNow(key: string): RateLimitDecision | null;
+  /**
+   * The decision `take` would give now, taking nothing: `allowed` when a token is there,
+   * `remaining` the whole tokens there are.
+   */
+  peek(key: string): Promise<RateLimitDecision>;
   /** Readiness: resolves when the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -35,15 +40,19 @@ export function decide(
 ): { tokensAfter: number; decision: RateLimitDecision } {
   const allowed = tokensBefore >= 1;
   const tokensAfter = allowed ? tokensBefore - 1 : tokensBefore;
+  return { tokensAfter, decision: decisionAt(policy, allowed, tokensAfter) };
+}
+
+/** The decision for a bucket holding `tokens` once the request's own token (if any) is out. */
+export function decisionAt(
+  policy: BucketPolicy,
+  allowed: boolean,
+  tokens: number,
+): RateLimitDecision {
   return {
-    tokensAfter,
-    decision: {
-      allowed,
-      remaining: Math.floor(tokensAfter),
-      resetSeconds: Math.ceil((policy.burst - tokensAfter) / policy.ratePerSecond),
-      retryAfterSeconds: allowed
-        ? 0
-        : Math.max(1, Math.ceil((1 - tokensAfter) / policy.ratePerSecond)),
-    },
+    allowed,
+    remaining: Math.floor(tokens),
+    resetSeconds: Math.ceil((policy.burst - tokens) / policy.ratePerSecond),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / policy.ratePerSecond)),
   };
 }

@@ -1,9 +1,14 @@
 import Redis from 'ioredis';
-import type { BucketPolicy, RateLimitDecision, RateLimitStore } from './rate-limit.store';
+import {
+  decisionAt,
+  type BucketPolicy,
+  type RateLimitDecision,
+  type RateLimitStore,
+} from './rate-limit.store';
 
-// Atomic token bucket in Redis, shared by every API instance. Time comes from the Redis
-// server (TIME) so instances with skewed clocks agree. Mirrors `decide` in rate-limit.store.ts.
-const TAKE_SCRIPT = `
+// The tokens of the bucket KEYS[1] now. Time comes from the Redis server (TIME) so instances
+// with skewed clocks agree.
+const REFILLED = `
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
 local t = redis.call('TIME')
@@ -13,6 +18,11 @@ local tokens = burst
 if state[1] then
   tokens = math.min(burst, tonumber(state[1]) + (now - tonumber(state[2])) / 1000 * rate)
 end
+`;
+
+// Atomic token bucket in Redis, shared by every API instance. Mirrors `decide` in
+// rate-limit.store.ts.
+const TAKE_SCRIPT = `${REFILLED}
 local allowed = 0
 if tokens >= 1 then
   tokens = tokens - 1
@@ -21,6 +31,11 @@ end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return { allowed, tostring(tokens) }
+`;
+
+// The bucket as `take` would find it, left unchanged.
+const PEEK_SCRIPT = `${REFILLED}
+return tostring(tokens)
 `;
 
 type TakeResult = [number, string];
@@ -39,6 +54,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     // Without a listener ioredis prints "[ioredis] Unhandled error event" to stderr itself.
     this.redis.on('error', onError);
     this.redis.defineCommand('verityTakeToken', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+    this.redis.defineCommand('verityPeekTokens', { numberOfKeys: 1, lua: PEEK_SCRIPT });
   }
 
   /** Redis holds the bucket: every take is a round trip. */
@@ -47,23 +63,21 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async take(key: string): Promise<RateLimitDecision> {
-    const take = (
-      this.redis as unknown as Record<string, (...a: unknown[]) => Promise<TakeResult>>
-    )['verityTakeToken'];
-    const [allowed, tokensText] = await take.call(
-      this.redis,
-      this.prefix + key,
-      this.policy.ratePerSecond,
-      this.policy.burst,
-    );
-    const tokens = Number(tokensText);
-    return {
-      allowed: allowed === 1,
-      remaining: Math.floor(tokens),
-      resetSeconds: Math.ceil((this.policy.burst - tokens) / this.policy.ratePerSecond),
-      retryAfterSeconds:
-        allowed === 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / this.policy.ratePerSecond)),
-    };
+    const [allowed, tokens] = await this.run<TakeResult>('verityTakeToken', key);
+    return decisionAt(this.policy, allowed === 1, Number(tokens));
+  }
+
+  async peek(key: string): Promise<RateLimitDecision> {
+    const tokens = Number(await this.run<string>('verityPeekTokens', key));
+    return decisionAt(this.policy, tokens >= 1, tokens);
+  }
+
+  /** Runs one of the scripts defined in the constructor on the bucket of `key`. */
+  private run<T>(command: string, key: string): Promise<T> {
+    const script = (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[
+      command
+    ];
+    return script.call(this.redis, this.prefix + key, this.policy.ratePerSecond, this.policy.burst);
   }
 
   async ping(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { DECOY_HASH, hashPassword, verifyPassword } from './password';
@@ -61,22 +61,30 @@ export class ConsoleUsersService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Creates the account's user (or finds it again) and issues a fresh one-time link. */
-  async createWithLink(accountId: string, rawEmail: string): Promise<SignInLink> {
+  /**
+   * Creates the account's user (or finds it again) and issues a fresh one-time link, in one
+   * transaction: `manager`'s when given (the account's own creation), else a new one.
+   */
+  async createWithLink(
+    accountId: string,
+    rawEmail: string,
+    manager?: EntityManager,
+  ): Promise<SignInLink> {
     const email = normaliseEmail(rawEmail);
-    const account = await this.db.query<unknown[]>('SELECT 1 FROM accounts WHERE id = $1', [
-      accountId,
-    ]);
-    if (account.length === 0) throw new VerityError('not_found', `account ${accountId} not found`);
-    const rows = await this.db.query<UserRow[]>(
-      `INSERT INTO console_users (account_id, email) VALUES ($1, $2)
-       ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email
-       RETURNING id, account_id, email, password_hash`,
-      [accountId, email],
-    );
-    if (rows[0].account_id !== accountId)
-      throw new VerityError('unprocessable', 'this email already belongs to another account');
-    return this.issueLink(rows[0].id);
+    return this.inTransaction(manager, async (m) => {
+      const account = await m.query<unknown[]>('SELECT 1 FROM accounts WHERE id = $1', [accountId]);
+      if (account.length === 0)
+        throw new VerityError('not_found', `account ${accountId} not found`);
+      const rows = await m.query<UserRow[]>(
+        `INSERT INTO console_users (account_id, email) VALUES ($1, $2)
+         ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email
+         RETURNING id, account_id, email, password_hash`,
+        [accountId, email],
+      );
+      if (rows[0].account_id !== accountId)
+        throw new VerityError('unprocessable', 'this email already belongs to another account');
+      return this.newLink(m, rows[0].id);
+    });
   }
 
   async countForAccount(accountId: string): Promise<number> {
@@ -87,10 +95,24 @@ export class ConsoleUsersService {
     return row.n;
   }
 
+  /** A fresh one-time link for the user; the links issued before it stop working. */
   async issueLink(userId: string): Promise<SignInLink> {
+    return this.db.transaction((m) => this.newLink(m, userId));
+  }
+
+  /**
+   * Retires the user's unused links and stores a new one. The user's row is locked first, so
+   * two links issued at once still leave exactly one that works.
+   */
+  private async newLink(manager: EntityManager, userId: string): Promise<SignInLink> {
+    await manager.query('SELECT 1 FROM console_users WHERE id = $1 FOR UPDATE', [userId]);
+    await manager.query(
+      'DELETE FROM console_sign_in_links WHERE user_id = $1 AND used_at IS NULL',
+      [userId],
+    );
     const token = randomBytes(32).toString('base64url');
     const expires = new Date(Date.now() + this.config.CONSOLE_LINK_TTL_MINUTES * 60_000);
-    await this.db.query(
+    await manager.query(
       'INSERT INTO console_sign_in_links (token_hash, user_id, expires_at) VALUES ($1, $2, $3)',
       [tokenHash(token), userId, expires],
     );
@@ -98,6 +120,13 @@ export class ConsoleUsersService {
       url: `${this.config.CONSOLE_URL.replace(/\/$/, '')}/sign-in#token=${token}`,
       expires_at: expires.toISOString(),
     };
+  }
+
+  private inTransaction<T>(
+    manager: EntityManager | undefined,
+    work: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    return manager ? work(manager) : this.db.transaction(work);
   }
 
   /** Spends a link: the user it was for, or null if unknown, used or expired. */

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstToken } from './ip-list.parsers';
+import { firstToken, parseCloudJson } from './ip-list.parsers';
 
 describe('list line tokens', () => {
   it('firstToken matches strip-comment + trim + split(/\\s+/)', () => {
@@ -23,5 +23,28 @@ describe('list line tokens', () => {
       '   ',
     ];
     for (const s of samples) assert.equal(firstToken(s), reference(s), JSON.stringify(s));
+  });
+});
+
+describe('cloud ranges JSON', () => {
+  it('takes every string under a key ending in "prefix", in file order', () => {
+    const parsed = parseCloudJson(
+      JSON.stringify({
+        prefixes: [{ ip_prefix: '3.5.140.0/22' }, { ip_prefix: 'nonsense' }],
+        ipv6_prefixes: [{ ipv6_prefix: '2600:1f14::/35' }],
+        other: { name: '10.0.0.0/8' },
+      }),
+    );
+    assert.equal(parsed.lines, 3);
+    assert.equal(parsed.invalid, 1);
+    assert.equal(parsed.ranges.length, 2);
+  });
+
+  it('walks a file nested far deeper than the call stack allows', () => {
+    const levels = 200_000;
+    const text = `${'{"a":['.repeat(levels)}{"ip_prefix":"3.5.140.0/22"}${']}'.repeat(levels)}`;
+    const parsed = parseCloudJson(text);
+    assert.equal(parsed.lines, 1);
+    assert.equal(parsed.ranges.length, 1);
   });
 });

@@ -56,19 +56,23 @@ export function parseCloudJson(text: string): ParsedList {
   const ranges: IpRange[] = [];
   let invalid = 0;
   let lines = 0;
-  const walk = (v: unknown, key: string): void => {
+  // An explicit stack, not recursion: the file comes from the network, and a recursive walk
+  // of a deeply nested one would overflow the call stack. Pushed in reverse to keep file order.
+  const stack: [unknown, string][] = [[JSON.parse(text) as unknown, '']];
+  while (stack.length > 0) {
+    const [v, key] = stack.pop()!;
     if (Array.isArray(v)) {
-      for (const item of v) walk(item, key);
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], key]);
     } else if (typeof v === 'object' && v !== null) {
-      for (const [k, child] of Object.entries(v)) walk(child, k);
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], entries[i][0]]);
     } else if (typeof v === 'string' && /prefix$/i.test(key)) {
       lines++;
       const r = parseCidr(v);
       if (r === null) invalid++;
       else ranges.push(r);
     }
-  };
-  walk(JSON.parse(text) as unknown, '');
+  }
   return { ranges, asns: [], invalid, lines };
 }
 

@@ -1,0 +1,193 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConsoleUsersService } from '@verity/accounts';
+import {
+  ADMIN_TOKEN,
+  ConsoleClient,
+  CONSOLE_PASSWORD,
+  consoleUser,
+  rawRequest,
+  startTestStack,
+  type TestStack,
+} from '@verity/testing';
+import { IngestModule } from '../../apps/ingest/src/ingest.module';
+import { ScorerModule } from '../../apps/scorer/src/scorer.module';
+import { postBatch, waitForJob } from './batch-helpers';
+
+const bearer = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const PASSWORD = CONSOLE_PASSWORD;
+
+/** Sign-in lockout, secrets never cached, sessions after a password change, signed links, sign-in links, atomic account creation. */
+describe('console sign-in and secrets, probed as an attacker would', () => {
+  let stack: TestStack;
+
+  before(async () => {
+    stack = await startTestStack({
+      env: {
+        // Each browser below speaks from its own address (X-Forwarded-For from the loopback proxy).
+        TRUST_PROXY: '127.0.0.1',
+        RATE_LIMIT_PER_SECOND: '10000',
+        RATE_LIMIT_BURST: '10000',
+        CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL: '3',
+        BATCH_CHUNK_ROWS: '3',
+      },
+      modules: [IngestModule, ScorerModule],
+    });
+  });
+  after(() => stack.close());
+
+  const loginFrom = (address: string, email: string, password: string) =>
+    new ConsoleClient(stack.client.baseUrl).post(
+      '/auth/login',
+      { email, password },
+      { 'x-forwarded-for': address },
+    );
+
+  it('wrong passwords from one address lock out only that address, never the real user', async () => {
+    await consoleUser(stack, 100, 'victim@example.test');
+    const attacker = '203.0.113.66';
+    const statuses: number[] = [];
+    // Any case or spacing of the email counts as the same email.
+    for (const email of ['victim@example.test', ' VICTIM@example.test', 'Victim@Example.Test '])
+      for (let i = 0; i < 2; i++)
+        statuses.push((await loginFrom(attacker, email, 'wrong password')).status);
+    assert.deepEqual(statuses, [401, 401, 401, 429, 429, 429]);
+    const attackerWithRightPassword = await loginFrom(attacker, 'victim@example.test', PASSWORD);
+    assert.equal(attackerWithRightPassword.status, 429);
+    const victim = await loginFrom('198.51.100.20', 'victim@example.test', PASSWORD);
+    assert.equal(victim.status, 200, JSON.stringify(victim.body));
+    assert.equal(victim.body.email, 'victim@example.test');
+    // Guesses from yet another address are still answered (and slowed), not refused.
+    const elsewhere = await loginFrom('198.51.100.21', 'victim@example.test', 'wrong password');
+    assert.equal(elsewhere.status, 401);
+  });
+
+  it('answers every secret-carrying request with Cache-Control: no-store', async () => {
+    const { browser, apiKey } = await consoleUser(stack, 100, 'secrets@example.test');
+    const key = stack.client.withKey(apiKey);
+    const created = await key.post('/v1/keys', { name: 'second' });
+    const rotated = await key.post(`/v1/keys/${created.body.id}/rotate`);
+    const consoleKey = await browser.post('/keys', { name: 'console' });
+    const answers: [string, { status: number; headers: Headers }][] = [
+      ['GET /console/api/session', await browser.get('/session')],
+      ['POST /console/api/webhooks/secret/reveal', await browser.post('/webhooks/secret/reveal')],
+      ['POST /console/api/webhooks/secret/rotate', await browser.post('/webhooks/secret/rotate')],
+      ['POST /console/api/keys', consoleKey],
+      [
+        'POST /console/api/keys/:id/rotate',
+        await browser.post(`/keys/${consoleKey.body.id}/rotate`),
+      ],
+      ['GET /console/api/batch', await browser.get('/batch')],
+      [
+        'POST /console/api/auth/login',
+        await loginFrom('198.51.100.30', 'secrets@example.test', PASSWORD),
+      ],
+      ['POST /v1/keys', created],
+      ['POST /v1/keys/:id/rotate', rotated],
+      [
+        'POST /admin/accounts',
+        await stack.client.post('/admin/accounts', { name: 'x', credits: 0 }, bearer),
+      ],
+    ];
+    for (const [what, res] of answers) {
+      assert.ok(res.status < 300, `${what}: ${res.status}`);
+      assert.equal(res.headers.get('cache-control'), 'no-store', what);
+    }
+  });
+
+  it('a password change ends the user’s other sessions and keeps the current one', async () => {
+    const { browser } = await consoleUser(stack, 100, 'sessions@example.test');
+    const laptop = new ConsoleClient(stack.client.baseUrl);
+    assert.equal((await laptop.login('sessions@example.test', PASSWORD)).status, 200);
+    const phone = new ConsoleClient(stack.client.baseUrl);
+    assert.equal((await phone.login('sessions@example.test', PASSWORD)).status, 200);
+    const changed = await browser.post('/auth/password', {
+      password: 'a new long password',
+      current_password: PASSWORD,
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.equal((await browser.get('/session')).status, 200);
+    assert.equal((await laptop.get('/session')).status, 401);
+    assert.equal((await phone.get('/session')).status, 401);
+  });
+
+  it('signs console download links on its own address, never on the Host the client sends', async () => {
+    const { browser, apiKey } = await consoleUser(stack, 100, 'links@example.test');
+    const job = await postBatch(stack.client, apiKey, [
+      ['type', 'email'],
+      ['file', 'jane@example.com\n'],
+    ]);
+    assert.equal(job.status, 202, JSON.stringify(job.body));
+    const polls = await waitForJob(stack.client.withKey(apiKey), job.body.id);
+    assert.equal(polls.at(-1)?.body.status, 'done');
+    // GET /v1/batch/{id} (a single-call route answered without Nest's router) carries the
+    // signed link too.
+    assert.equal(polls.at(-1)?.headers.get('cache-control'), 'no-store');
+    for (const path of ['/console/api/batch', `/console/api/batch/${job.body.id}`]) {
+      const answer = await rawRequest(stack.client.baseUrl, [
+        `GET ${path} HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Host: evil.example\r\n` +
+          `Cookie: ${browser.cookie}\r\nConnection: close\r\n\r\n`,
+      ]);
+      assert.equal(answer?.status, 200, answer?.body);
+      const body = JSON.parse(answer.body) as {
+        result_url?: string;
+        data?: { result_url: string }[];
+      };
+      const url = body.result_url ?? body.data?.[0]?.result_url;
+      assert.ok(url?.startsWith(`${stack.client.baseUrl}/v1/batch/`), url);
+    }
+  });
+
+  it('issuing a sign-in link retires the links issued before it', async () => {
+    const created = await stack.client.post(
+      '/admin/accounts',
+      { name: 'Relink', credits: 0, owner_email: 'relink@example.test' },
+      bearer,
+    );
+    assert.equal(created.status, 201);
+    const again = await stack.client.post(
+      '/admin/accounts',
+      { name: 'Relink 2', credits: 0, owner_email: 'relink@example.test' },
+      bearer,
+    );
+    // The email belongs to the first account: refused, and the first link is untouched.
+    assert.equal(again.status, 422);
+    const [user] = await stack.dataSource.query(
+      `SELECT id FROM console_users WHERE email = 'relink@example.test'`,
+    );
+    const users = stack.app.get(ConsoleUsersService);
+    const second = await users.issueLink(user.id);
+    const third = await users.issueLink(user.id);
+    for (const old of [created.body.sign_in_url as string, second.url]) {
+      const res = await new ConsoleClient(stack.client.baseUrl).redeem(old);
+      assert.equal(res.status, 401, `${old}: ${JSON.stringify(res.body)}`);
+    }
+    assert.equal((await new ConsoleClient(stack.client.baseUrl).redeem(third.url)).status, 200);
+  });
+
+  it('a refused account creation leaves no row behind', async () => {
+    await consoleUser(stack, 100, 'taken@example.test');
+    const count = async () => {
+      const [row] = await stack.dataSource.query(
+        `SELECT (SELECT count(*) FROM accounts)::int AS accounts,
+                (SELECT count(*) FROM api_keys)::int AS keys,
+                (SELECT count(*) FROM credit_ledger)::int AS ledger,
+                (SELECT count(*) FROM console_users)::int AS users`,
+      );
+      return row as Record<string, number>;
+    };
+    const before = await count();
+    const refused = await stack.client.post(
+      '/admin/accounts',
+      { name: 'Squatter', credits: 500, owner_email: 'Taken@Example.test' },
+      bearer,
+    );
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.equal(refused.body.error.code, 'unprocessable');
+    assert.deepEqual(await count(), before);
+    const [named] = await stack.dataSource.query(
+      `SELECT count(*)::int AS n FROM accounts WHERE name = 'Squatter'`,
+    );
+    assert.equal(named.n, 0);
+  });
+});
