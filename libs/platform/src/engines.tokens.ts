@@ -1,4 +1,4 @@
-import type { EmailFields, IpFields, PhoneFields } from '@verity/contracts';
+import type { EmailFields, ExplainedIpFields, IpFields, PhoneFields } from '@verity/contracts';
 import type { EmailCheck } from '@verity/validation';
 
 /** Injection tokens for the validation engines, shared by the API and the scorer. */
@@ -18,4 +18,6 @@ export interface PhoneEnginePort {
 
 export interface IpEnginePort {
   lookup(input: string): IpFields;
+  /** `lookup` plus each open-data list's state (`?explain=true`). */
+  explain(input: string): ExplainedIpFields;
 }
