@@ -176,6 +176,8 @@ export function warnStale(
   log.warn(
     { missing, stale, ...(failed.length > 0 && { failed }) },
     `${downloads}${count} open-data list(s) missing or late (details in /readyz)` +
-      (failed.length > 0 ? '' : ': run `verity data update`, or set DATA_REFRESH_INTERVAL'),
+      (failed.length > 0
+        ? ''
+        : ': run `verity data update`, or let the service refresh them (DATA_REFRESH_INTERVAL=on)'),
   );
 }
