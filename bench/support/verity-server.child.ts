@@ -37,6 +37,8 @@ async function main(): Promise<void> {
   const dnsAddress = await dns.start();
   const home = await mkdtemp(join(tmpdir(), 'verity-bench-home-'));
   const config = loadConfig({
+    // A benchmark measures the service, not downloads from the Internet.
+    DATA_REFRESH_INTERVAL: 'off',
     ...process.env,
     VERITY_HOME: home,
     DNS_SERVERS: `${dnsAddress.host}:${dnsAddress.port}`,

@@ -3,18 +3,16 @@
 // (see SOURCES.md there). Deterministic: same packages in, same files out.
 //   node scripts/quality/email-typo-corpus.mjs
 // Typos are made systematically from SEEDS (deletion, insertion, transposition, substitution
-// by QWERTY adjacency, TLD typos, dot slips); a generated string that is a real domain by any
-// list we have (or one that lands under a delegated TLD other than the seed's) is dropped.
+// by QWERTY adjacency, TLD typos, dot slips); a generated string that is a real domain (the
+// curated lists, the seeds) or lands under a delegated TLD other than the seed's is dropped.
+// Typo-squats that provider or disposable lists know stay typos (docs/models/email.md).
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const TLDS = new Set(require('tlds'));
-const ALL_PROVIDERS = new Set(require('email-providers/all.json'));
 const COMMON_PROVIDERS = require('email-providers/common.json');
-const DISPOSABLE = require('disposable-email-domains');
-const DISPOSABLE_SET = new Set(DISPOSABLE);
 const OUT = join(import.meta.dirname, '../../libs/validation/src/email/__fixtures__/typo-corpus');
 
 /** Big providers whose users mistype them (name of 5+ letters: shorter names are real words). */
@@ -146,17 +144,19 @@ function sample(items, n) {
   return copy.slice(0, n);
 }
 
-const legit = new Set([...COMMON_PROVIDERS, ...CURATED_LEGIT]);
 const seeds = new Set(SEEDS);
-/** Disposable domains one edit from a seed: real (if throwaway) domains, never corrected. */
-for (const d of DISPOSABLE) {
-  for (const s of SEEDS) {
-    if (d !== s && Math.abs(d.length - s.length) <= 1 && d.endsWith(split(s).suffix)) {
-      if (nameTypos(split(s).name).has(split(d).name)) legit.add(d);
-    }
-  }
-}
-const isReal = (d) => legit.has(d) || ALL_PROVIDERS.has(d) || DISPOSABLE_SET.has(d) || seeds.has(d);
+/** One edit from a seed under its suffix: a typo, or a typo-squat registered to catch one. */
+const nearSeed = (d) =>
+  SEEDS.some((s) => {
+    const a = split(s);
+    const b = split(d);
+    return d !== s && a.suffix === b.suffix && nameTypos(a.name).has(b.name);
+  });
+// common.json lists squats of big providers (gmai.com, btinernet.com) beside real providers:
+// only the hand-checked CURATED_LEGIT protects a domain near a seed.
+const curated = new Set(CURATED_LEGIT);
+const legit = new Set([...COMMON_PROVIDERS.filter((d) => !nearSeed(d)), ...CURATED_LEGIT]);
+const isReal = (d) => legit.has(d) || curated.has(d) || seeds.has(d);
 
 const typoTarget = new Map();
 const ambiguous = new Set();

@@ -67,7 +67,14 @@ export async function startDeployable(
       ...ENTRY[kind](),
     ],
     {
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+      // The open-data refresh stays off: tests never leave loopback.
+      env: {
+        ...process.env,
+        DATA_REFRESH_INTERVAL: 'off',
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -267,6 +267,7 @@ describe('credit leases: two API instances on one database', () => {
       env: {
         ...process.env,
         ...LEASES,
+        DATA_REFRESH_INTERVAL: 'off',
         NODE_ENV: 'test',
         DATABASE_URL: a.database.url,
         DATABASE_POOL_SIZE: '3',

@@ -104,6 +104,24 @@ describe('single-call endpoints (contract shapes)', () => {
     assert.equal(v6.status, 200);
   });
 
+  it('POST /v1/ip/intel?explain=true adds each open-data list: state, age, whether it matched', async () => {
+    const res = await api.post('/v1/ip/intel?explain=true', { ip: '8.8.8.8' });
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), [...IP_FIELDS, 'lists'].sort());
+    assert.equal(res.body.credits_used, 1);
+    const lists = res.body.lists as { kind: string; source: string; status: string }[];
+    // The test stack never downloads: no Tor list, and the answer says so.
+    const tor = lists.find((l) => l.source === 'tor-exits');
+    assert.deepEqual(tor, {
+      kind: 'tor',
+      source: 'tor-exits',
+      status: 'missing',
+      age_seconds: null,
+      matched: false,
+    });
+    assert.ok(lists.some((l) => l.kind === 'datacenter' && l.status !== 'missing'));
+  });
+
   it('POST /v1/verify returns only the supplied nested results and costs 3', async () => {
     const res = await api.post('/v1/verify', { email: 'jane.doe@example.com', ip: '8.8.8.8' });
     assert.equal(res.status, 200);

@@ -13,11 +13,15 @@ export interface VerityProcess {
   exited: Promise<number | string>;
 }
 
-/** The environment of the test run minus every Verity setting, as a newcomer's shell has it. */
+/**
+ * The environment of the test run minus every Verity setting, as a newcomer's shell has it,
+ * except that the open-data refresh is off (tests never leave 127.0.0.0/8); a test of the
+ * refresh passes its own DATA_REFRESH_INTERVAL or deletes it.
+ */
 export function cleanEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(configSchema.shape)) delete env[name];
-  return { ...env, ...settings };
+  return { ...env, DATA_REFRESH_INTERVAL: 'off', ...settings };
 }
 
 /**

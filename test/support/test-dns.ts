@@ -2,7 +2,8 @@ import { LoopbackDnsServer } from './dns/loopback-dns.server';
 
 /**
  * The zone every e2e test resolves against, on 127.0.0.1: tests never reach a real resolver.
- * `example.com` takes mail; `nomx.example` has only an A record; anything else is NXDOMAIN.
+ * `example.com` takes mail; `nomx.example` has only an A record; `broken.example` answers
+ * SERVFAIL (a DNS outage for that domain); anything else is NXDOMAIN.
  */
 export function startTestDns(): Promise<{ server: LoopbackDnsServer; servers: string }> {
   const server = new LoopbackDnsServer({
@@ -14,6 +15,7 @@ export function startTestDns(): Promise<{ server: LoopbackDnsServer; servers: st
       'mailinator.com': { MX: [{ exchange: 'mx.mailinator.com', preference: 10 }] },
       'mx.mailinator.com': { A: ['127.0.0.1'] },
       'nomx.example': { A: ['127.0.0.1'] },
+      'broken.example': { servfail: true },
     },
   });
   return server.start().then((address) => ({ server, servers: `${address.host}:${address.port}` }));

@@ -84,6 +84,8 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (AUDIT_DIR ? 'info' : 'silent'),
     PORT: '0',
     CONSOLE_URL: 'https://console.verity.test',
+    // The open-data refresh would download from the Internet; tests never leave loopback.
+    DATA_REFRESH_INTERVAL: 'off',
     ...options.env,
   });
   const logger = AUDIT_DIR

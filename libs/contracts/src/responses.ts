@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DELIVERABILITY, HLR_STATUSES, LINE_TYPES, RISK_LEVELS } from './results';
-import type { EmailResult, IpResult, PhoneResult, VerifyResult } from './results';
+import type { EmailResult, IpListEvidence, IpResult, PhoneResult, VerifyResult } from './results';
 import { BATCH_ERROR_CODES, BATCH_STATUSES, BATCH_TYPES, type BatchJob } from './batch';
 import type { ApiKey, ExplainedReason, IssuedApiKey, PingResponse } from './account';
 
@@ -56,6 +56,20 @@ export const ipResultSchema = z.object({
   datacenter: z.boolean(),
   abuse_score: int('0 to 100 abuse risk, higher means more risk'),
   credits_used: int('Always 1'),
+  lists: z
+    .array(
+      z.object({
+        kind: z.enum(['tor', 'vpn', 'proxy', 'datacenter', 'blocklist']),
+        source: z.string(),
+        status: z.enum(['loaded', 'stale', 'missing', 'error']),
+        age_seconds: z.number().int().nullable(),
+        matched: z.boolean(),
+      }),
+    )
+    .optional()
+    .describe(
+      'Only with ?explain=true: every open-data list behind the flags, its state and age, and whether it holds the address',
+    ),
 });
 
 export const fraudReasonSchema = z.object({
@@ -129,7 +143,8 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const check = <T extends true>(_: T) => undefined;
 check<Same<z.infer<typeof emailResultSchema>, EmailResult>>(true);
 check<Same<z.infer<typeof phoneResultSchema>, PhoneResult>>(true);
-check<Same<z.infer<typeof ipResultSchema>, IpResult>>(true);
+check<Same<Omit<z.infer<typeof ipResultSchema>, 'lists'>, IpResult>>(true);
+check<Same<NonNullable<z.infer<typeof ipResultSchema>['lists']>[number], IpListEvidence>>(true);
 check<Same<Omit<z.infer<typeof verifyResultSchema>, 'reasons' | 'fraud_base'>, VerifyResult>>(true);
 check<Same<z.infer<typeof batchJobSchema>, BatchJob>>(true);
 check<Same<z.infer<typeof pingResponseSchema>, PingResponse>>(true);

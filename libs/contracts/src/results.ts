@@ -66,6 +66,28 @@ export interface IpResult extends IpFields {
   credits_used: number;
 }
 
+/**
+ * One open-data list behind the IP flags, in `POST /v1/ip/intel?explain=true`: whether it
+ * holds the address, and its state, so a `false` from a missing list is not read as clean.
+ */
+export interface IpListEvidence {
+  /** The flag the list feeds: `blocklist` feeds `abuse_score`. */
+  kind: 'tor' | 'vpn' | 'proxy' | 'datacenter' | 'blocklist';
+  /** The list's id, e.g. `tor-exits`, `x4bnet-datacenter-ipv4`. */
+  source: string;
+  /** `loaded`; `stale` (older than its cadence, still used); `missing` or `error`: not used. */
+  status: 'loaded' | 'stale' | 'missing' | 'error';
+  /** Seconds since the list's data was written; null when there is none. */
+  age_seconds: number | null;
+  /** The address is on this list (always false when the list is missing). */
+  matched: boolean;
+}
+
+/** IP signals plus the state of every open-data list (`?explain=true`). */
+export interface ExplainedIpFields extends IpFields {
+  lists: IpListEvidence[];
+}
+
 export interface VerifyResult {
   fraud_score: number;
   risk: RiskLevel;

@@ -1,4 +1,5 @@
-import type { EmailFields, IpFields, PhoneFields } from '@verity/contracts';
+import type { EmailFields, ExplainedIpFields, IpFields, PhoneFields } from '@verity/contracts';
+import type { EmailCheck } from '@verity/validation';
 
 /** Injection tokens for the validation engines, shared by the API and the scorer. */
 export const EMAIL_ENGINE = Symbol.for('verity.engine.email');
@@ -7,6 +8,8 @@ export const IP_ENGINE = Symbol.for('verity.engine.ip');
 
 export interface EmailEnginePort {
   validate(input: string): Promise<EmailFields>;
+  /** `validate` plus the DNS outcome behind `mx_found` (the fraud model reads it). */
+  check(input: string): Promise<EmailCheck>;
 }
 
 export interface PhoneEnginePort {
@@ -15,4 +18,6 @@ export interface PhoneEnginePort {
 
 export interface IpEnginePort {
   lookup(input: string): IpFields;
+  /** `lookup` plus each open-data list's state (`?explain=true`). */
+  explain(input: string): ExplainedIpFields;
 }

@@ -1,10 +1,11 @@
 import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
 import {
   ipIntelRequest,
   ipResultSchema,
+  type ExplainedIpFields,
   type IpIntelRequest,
   type IpResult,
 } from '@verity/contracts';
@@ -30,9 +31,19 @@ export class IpController {
     ok: ipResultSchema,
     errors: [400, 401, 402, 422, 429, 503],
   })
-  intel(principal: Principal, body: IpIntelRequest, request: FastifyRequest): Promise<IpResult> {
+  @ApiQuery({
+    name: 'explain',
+    required: false,
+    description: 'true adds `lists`: each open-data list behind the flags, its state and age',
+  })
+  intel(
+    principal: Principal,
+    body: IpIntelRequest,
+    request: FastifyRequest<{ Querystring: { explain?: string } }>,
+  ): Promise<IpResult | (IpResult & Pick<ExplainedIpFields, 'lists'>)> {
+    const explain = request.query.explain === 'true';
     return this.billing.charge(principal, 'ip_intel', request.id, () =>
-      this.engine.lookup(body.ip.trim()),
+      explain ? this.engine.explain(body.ip.trim()) : this.engine.lookup(body.ip.trim()),
     );
   }
 }

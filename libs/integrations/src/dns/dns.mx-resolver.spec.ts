@@ -182,6 +182,28 @@ describe('DnsMxResolver with a server that never answers', () => {
     assert.deepEqual(events.log, ['miss', 'query:timeout', 'miss', 'query:timeout']);
   });
 
+  it('remembers a timeout for failureTtlMs (RFC 2308 §7), then asks again', async () => {
+    let clock = 1_000_000;
+    const events = recorder();
+    const resolver = new DnsMxResolver(
+      new CachingDnsResolver(
+        new UdpDnsTransport([deadAddress], 150),
+        { maxEntries: 100, negativeTtlMs: 60_000, failureTtlMs: 5_000 },
+        events,
+        () => clock,
+      ),
+    );
+    dead.queries.length = 0;
+    const first = await resolver.lookupMx('short.test');
+    assert.deepEqual(first, { kind: 'unknown', reason: 'timeout' });
+    assert.deepEqual(await resolver.lookupMx('short.test'), first);
+    assert.equal(dead.count('MX', 'short.test'), 1, 'the second call did not wait again');
+    clock += 5_001;
+    assert.deepEqual(await resolver.lookupMx('short.test'), first);
+    assert.equal(dead.count('MX', 'short.test'), 2, 'asked again once the failure expired');
+    assert.deepEqual(events.log, ['miss', 'query:timeout', 'hit', 'miss', 'query:timeout']);
+  });
+
   it('moves on to the next server after a timeout', async () => {
     const resolver = build([deadAddress, liveAddress]);
     assert.equal((await resolver.lookupMx('mail.test')).kind, 'mx');

@@ -21,7 +21,11 @@ export function buildEmailEngine(config: AppConfig, events?: DnsEvents): BuiltEm
   const servers = config.DNS_SERVERS.length > 0 ? config.DNS_SERVERS : systemDnsServers();
   const dns = new CachingDnsResolver(
     new UdpDnsTransport(servers, config.DNS_TIMEOUT_MS),
-    { maxEntries: config.DNS_CACHE_SIZE, negativeTtlMs: config.DNS_NEGATIVE_TTL_MS },
+    {
+      maxEntries: config.DNS_CACHE_SIZE,
+      negativeTtlMs: config.DNS_NEGATIVE_TTL_MS,
+      failureTtlMs: config.DNS_FAILURE_TTL_MS,
+    },
     events,
   );
   const mx = new DnsMxResolver(dns);

@@ -36,9 +36,11 @@ function lateSources(log: { warnings: Entry[] }): Entry[] {
 }
 
 describe('DATA_REFRESH_INTERVAL', () => {
-  it('is off by default and takes a duration of at least a minute', () => {
-    assert.equal(loadConfig({}).DATA_REFRESH_INTERVAL, 0);
-    assert.equal(loadConfig({ DATA_REFRESH_INTERVAL: 'off' }).DATA_REFRESH_INTERVAL, 0);
+  it('is on by default, takes off or a duration of at least a minute', () => {
+    assert.equal(loadConfig({}).DATA_REFRESH_INTERVAL, 'on');
+    assert.equal(loadConfig({ DATA_REFRESH_INTERVAL: 'ON' }).DATA_REFRESH_INTERVAL, 'on');
+    assert.equal(loadConfig({ DATA_REFRESH_INTERVAL: 'off' }).DATA_REFRESH_INTERVAL, 'off');
+    assert.equal(loadConfig({ DATA_REFRESH_INTERVAL: '0' }).DATA_REFRESH_INTERVAL, 'off');
     assert.equal(loadConfig({ DATA_REFRESH_INTERVAL: '6h' }).DATA_REFRESH_INTERVAL, 21_600_000);
     assert.equal(loadConfig({ DATA_REFRESH_INTERVAL: '1d' }).DATA_REFRESH_INTERVAL, 86_400_000);
     for (const bad of ['10s', 'daily', '-1h']) {
@@ -57,11 +59,13 @@ describe('DataRefreshScheduler against a local upstream', () => {
   let base: string;
   const served = new Map<string, string>();
   let requests = 0;
+  const paths: string[] = [];
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'verity-data-refresh-'));
     server = createServer((req, res) => {
       requests++;
+      paths.push(req.url ?? '');
       const body = served.get(req.url ?? '');
       res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' });
       res.end(body ?? 'not found');
@@ -82,7 +86,6 @@ describe('DataRefreshScheduler against a local upstream', () => {
       IP_TOR_EXIT_URL: `${base}/tor`,
       IP_X4BNET_URL: `${base}/x4b`,
       IP_CLOUD_RANGES_URLS: `${base}/cloud/ip-ranges.json`,
-      DATA_REFRESH_INTERVAL: '1h',
     });
 
   it('refreshes at once when lists are missing, swaps them in, and refreshes again on demand', async () => {
@@ -91,9 +94,10 @@ describe('DataRefreshScheduler against a local upstream', () => {
     const cfg = config(join(dir, 'run'));
     const ip = await buildIpEngine(cfg, { pollMs: 0, bundleDir: null });
     const log = recorder();
+    const outcomes: string[] = [];
     const scheduler = new DataRefreshScheduler(cfg, ip, {
-      intervalMs: cfg.DATA_REFRESH_INTERVAL,
       log,
+      onResult: (kind, outcome) => outcomes.push(`${kind}:${outcome}`),
     });
     try {
       assert.equal(ip.engine.lookup('198.96.155.3').tor, false);
@@ -107,9 +111,15 @@ describe('DataRefreshScheduler against a local upstream', () => {
       const tor = ip.dataStatus().find((s) => s.id === 'tor-exits')!;
       assert.equal(tor.status, 'loaded');
       assert.equal(tor.max_age_seconds, 86_400, 'Tor is expected daily');
-      // Sources the upstream does not serve failed and are still missing: both are logged.
-      assert.ok(log.warnings.some((w) => 'error' in w && w.source === 'x4bnet-datacenter-asn'));
+      // Sources the upstream does not serve failed and are still missing: one warning line
+      // names both, and the metric hook counts every download.
+      await scheduler.close();
+      assert.equal(log.warnings.length, 1, JSON.stringify(log.warnings));
+      const failed = log.warnings[0].failed as { source: string }[];
+      assert.ok(failed.some((f) => f.source === 'x4bnet-datacenter-asn'));
       assert.ok(lateSources(log).some((w) => w.status === 'missing'));
+      assert.ok(outcomes.includes('tor:updated') && outcomes.includes('vpn:updated'));
+      assert.ok(outcomes.includes('datacenter:failed'), outcomes.join());
 
       served.set('/tor', '185.220.101.1\n');
       const results = await scheduler.runOnce();
@@ -122,12 +132,38 @@ describe('DataRefreshScheduler against a local upstream', () => {
     }
   });
 
+  it('refreshes each list on its own cadence: an hour-old Tor list, not a day-fresh VPN list', async () => {
+    served.set('/tor', '198.96.155.3\n');
+    const cfg = config(join(dir, 'cadence'));
+    const ip = await buildIpEngine(cfg, { pollMs: 0, bundleDir: null });
+    const aged = {
+      ...ip,
+      dataStatus: () =>
+        ip.dataStatus().map((s) => ({ ...s, status: 'loaded' as const, age_seconds: 7_200 })),
+    };
+    const scheduler = new DataRefreshScheduler(cfg, aged, { log: recorder() });
+    try {
+      paths.length = 0;
+      scheduler.start();
+      const deadline = Date.now() + 30_000;
+      while (!paths.includes('/tor') && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await scheduler.close();
+      assert.deepEqual(paths, ['/tor'], 'only the list past its cadence (Tor: hourly)');
+    } finally {
+      await scheduler.close();
+      await ip.close();
+    }
+  });
+
   it('waits one interval when every list is fresh, and close() stops it', async () => {
     const cfg = config(join(dir, 'fresh'));
     const ip = await buildIpEngine(cfg, { pollMs: 0, bundleDir: null });
     const fresh = {
       ...ip,
-      dataStatus: () => ip.dataStatus().map((s) => ({ ...s, status: 'loaded' as const })),
+      dataStatus: () =>
+        ip.dataStatus().map((s) => ({ ...s, status: 'loaded' as const, age_seconds: 0 })),
     };
     const scheduler = new DataRefreshScheduler(cfg, fresh, { intervalMs: 60_000, log: recorder() });
     try {

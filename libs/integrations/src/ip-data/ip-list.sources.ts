@@ -14,10 +14,19 @@ export interface ListSource {
    * the logs). Unset: IP_DATA_MAX_AGE_HOURS.
    */
   readonly maxAgeMs?: number;
+  /** How often the in-service refresh downloads it (DATA_REFRESH_INTERVAL=on). */
+  readonly refreshMs: number;
 }
 
+const HOUR_MS = 3_600_000;
 /** The Tor Project rebuilds its exit list many times a day; a day-old list misses exits. */
-const TOR_CADENCE_MS = 86_400_000;
+const TOR_CADENCE_MS = 24 * HOUR_MS;
+/** Refreshed hourly: exits come and go within hours (Tor Metrics publishes the list hourly). */
+const TOR_REFRESH_MS = HOUR_MS;
+/** Open proxies and abuse blocklists churn within hours. */
+const CHURNING_REFRESH_MS = 6 * HOUR_MS;
+/** X4BNet rebuilds its lists about daily; cloud providers publish range changes a few times a week. */
+const DAILY_REFRESH_MS = 24 * HOUR_MS;
 
 /**
  * The lists in use. Licences: Tor Project bulk exit list (Tor Metrics data, CC0 1.0); X4BNet lists_vpn (MIT, bundled under
@@ -34,6 +43,7 @@ export function listSources(config: AppConfig): ListSource[] {
       file: 'tor/torbulkexitlist.txt',
       url: config.IP_TOR_EXIT_URL,
       maxAgeMs: TOR_CADENCE_MS,
+      refreshMs: TOR_REFRESH_MS,
     },
     {
       id: 'x4bnet-vpn-ipv4',
@@ -41,6 +51,7 @@ export function listSources(config: AppConfig): ListSource[] {
       format: 'lines',
       file: 'x4bnet/output_vpn_ipv4.txt',
       url: `${x4b}/output/vpn/ipv4.txt`,
+      refreshMs: DAILY_REFRESH_MS,
     },
     {
       id: 'x4bnet-vpn-ipv6',
@@ -48,6 +59,7 @@ export function listSources(config: AppConfig): ListSource[] {
       format: 'lines',
       file: 'x4bnet/output_vpn_ipv6.txt',
       url: `${x4b}/output/vpn/ipv6.txt`,
+      refreshMs: DAILY_REFRESH_MS,
     },
     {
       id: 'x4bnet-datacenter-ipv4',
@@ -55,6 +67,7 @@ export function listSources(config: AppConfig): ListSource[] {
       format: 'lines',
       file: 'x4bnet/output_datacenter_ipv4.txt',
       url: `${x4b}/output/datacenter/ipv4.txt`,
+      refreshMs: DAILY_REFRESH_MS,
     },
     {
       id: 'x4bnet-datacenter-ipv6',
@@ -62,6 +75,7 @@ export function listSources(config: AppConfig): ListSource[] {
       format: 'lines',
       file: 'x4bnet/output_datacenter_ipv6.txt',
       url: `${x4b}/output/datacenter/ipv6.txt`,
+      refreshMs: DAILY_REFRESH_MS,
     },
     {
       id: 'x4bnet-datacenter-asn',
@@ -69,6 +83,7 @@ export function listSources(config: AppConfig): ListSource[] {
       format: 'asn',
       file: 'x4bnet/input_datacenter_ASN.txt',
       url: `${x4b}/input/datacenter/ASN.txt`,
+      refreshMs: DAILY_REFRESH_MS,
     },
   ];
   for (const url of config.IP_CLOUD_RANGES_URLS) {
@@ -78,6 +93,7 @@ export function listSources(config: AppConfig): ListSource[] {
       format: 'cloud-json',
       file: `cloud/${slug(url)}.json`,
       url,
+      refreshMs: DAILY_REFRESH_MS,
     });
   }
   for (const url of config.IP_PROXY_LIST_URLS) {
@@ -87,6 +103,7 @@ export function listSources(config: AppConfig): ListSource[] {
       format: 'lines',
       file: `proxy/${slug(url)}.txt`,
       url,
+      refreshMs: CHURNING_REFRESH_MS,
     });
   }
   for (const url of config.IP_BLOCKLIST_URLS) {
@@ -96,6 +113,7 @@ export function listSources(config: AppConfig): ListSource[] {
       format: 'lines',
       file: `blocklist/${slug(url)}.txt`,
       url,
+      refreshMs: CHURNING_REFRESH_MS,
     });
   }
   return sources;

@@ -8,6 +8,7 @@ import {
   type ListMatch,
   type ParsedIp,
 } from '@verity/validation';
+import type { IpListEvidence } from '@verity/contracts';
 import { freshness, type DataSourceStatus } from './data-source.status';
 import { parseList, validateList } from './ip-list.parsers';
 import type { ListSource } from './ip-list.sources';
@@ -32,6 +33,8 @@ type Kind = ListSource['kind'];
 export class OpenDataLists implements IpListSet {
   private readonly loaded = new Map<string, Loaded>();
   private sets: KindSets = EMPTY_SETS;
+  /** One set per source, built on the first explain after a rebuild (the hot path never reads them). */
+  private perSource: Map<string, KindSet> | null = null;
 
   constructor(
     private readonly dataDir: string,
@@ -69,6 +72,27 @@ export class OpenDataLists implements IpListSet {
     return tor || vpn || proxy || datacenter || blocklisted
       ? { tor, vpn, proxy, datacenter, blocklisted }
       : NO_LIST_MATCH;
+  }
+
+  evidence(ip: ParsedIp, asn: number | null, now = Date.now()): IpListEvidence[] {
+    this.perSource ??= new Map(
+      this.sources.map((s) => {
+        const l = this.loaded.get(s.id);
+        return [s.id, kindSetOf(l?.ranges ?? [], l?.asns ?? [])];
+      }),
+    );
+    const sets = this.perSource;
+    return this.status(now).map((st, i) => {
+      const usable = st.status === 'loaded' || st.status === 'stale';
+      const set = sets.get(this.sources[i].id);
+      return {
+        kind: this.sources[i].kind,
+        source: st.id,
+        status: st.status,
+        age_seconds: st.age_seconds,
+        matched: usable && set !== undefined && hit(set, ip, asn),
+      };
+    });
   }
 
   status(now = Date.now()): DataSourceStatus[] {
@@ -135,12 +159,12 @@ export class OpenDataLists implements IpListSet {
   private rebuild(): void {
     const build = (kind: Kind): KindSet => {
       const of = this.sources.filter((s) => s.kind === kind).map((s) => this.loaded.get(s.id));
-      const asns = new Set(of.flatMap((l) => l?.asns ?? []));
-      return {
-        ranges: IpRangeSet.from(of.flatMap((l) => l?.ranges ?? [])),
-        asns: asns.size > 0 ? asns : null,
-      };
+      return kindSetOf(
+        of.flatMap((l) => l?.ranges ?? []),
+        of.flatMap((l) => l?.asns ?? []),
+      );
     };
+    this.perSource = null;
     // One swap of a plain object: a lookup reads either the old or the new sets, never a mix.
     this.sets = {
       tor: build('tor'),
@@ -167,6 +191,11 @@ const EMPTY_SETS: KindSets = {
   datacenter: EMPTY_SET,
   blocklist: EMPTY_SET,
 };
+
+function kindSetOf(ranges: IpRange[], asns: number[]): KindSet {
+  const set = new Set(asns);
+  return { ranges: IpRangeSet.from(ranges), asns: set.size > 0 ? set : null };
+}
 
 function hit(k: KindSet, ip: ParsedIp, asn: number | null): boolean {
   return k.ranges.has(ip) || (asn !== null && k.asns !== null && k.asns.has(asn));

@@ -6,6 +6,8 @@ import {
   BATCH_WORKERS,
   CREDIT_LEDGER_MOVEMENTS,
   CREDIT_OPERATIONS,
+  DATA_LIST_KINDS,
+  DATA_REFRESH_OUTCOMES,
   DNS_CACHE_RESULTS,
   DNS_OUTCOMES,
   HLR_OUTCOMES,
@@ -19,6 +21,8 @@ import {
   type BatchWorker,
   type CreditLedgerMovement,
   type CreditOperation,
+  type DataListKind,
+  type DataRefreshOutcome,
   type DnsCacheResult,
   type DnsOutcome,
   type HlrOutcome,
@@ -97,6 +101,7 @@ export interface VerityMetrics {
   readonly dnsQueries: LabelledCounter<{ outcome: DnsOutcome }>;
   readonly dnsCacheLookups: LabelledCounter<{ result: DnsCacheResult }>;
   readonly hlrRequests: LabelledCounter<{ outcome: HlrOutcome }>;
+  readonly dataRefreshes: LabelledCounter<{ kind: DataListKind; outcome: DataRefreshOutcome }>;
   readonly upstreamUnavailable: LabelledCounter<{ dependency: UnavailableDependency }>;
   readonly chunksDeadLettered: LabelledCounter<{ type: BatchRowType }>;
   readonly batchRecoveries: LabelledCounter<{ outcome: RecoveryOutcome }>;
@@ -220,6 +225,10 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
   zero(dnsCacheLookups, 'result', DNS_CACHE_RESULTS);
   const hlrRequests = counter<'outcome'>(registry, 'verity_hlr_requests_total');
   zero(hlrRequests, 'outcome', HLR_OUTCOMES);
+  const dataRefreshes = counter<'kind' | 'outcome'>(registry, 'verity_data_refresh_total');
+  for (const kind of DATA_LIST_KINDS) {
+    for (const outcome of DATA_REFRESH_OUTCOMES) dataRefreshes.inc({ kind, outcome }, 0);
+  }
 
   const upstreamUnavailable = counter<'dependency'>(registry, 'verity_upstream_unavailable_total');
   zero(upstreamUnavailable, 'dependency', UNAVAILABLE_DEPENDENCIES);
@@ -295,6 +304,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     dnsQueries,
     dnsCacheLookups,
     hlrRequests,
+    dataRefreshes,
     upstreamUnavailable,
     chunksDeadLettered,
     batchRecoveries,

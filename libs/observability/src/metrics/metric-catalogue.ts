@@ -101,6 +101,12 @@ export const METRIC_CATALOGUE = [
     labels: ['outcome'],
   },
   {
+    name: 'verity_data_refresh_total',
+    type: 'counter',
+    help: 'Open-data list downloads by the in-service refresh, by list kind and outcome (updated or failed).',
+    labels: ['kind', 'outcome'],
+  },
+  {
     name: 'verity_data_source_age_seconds',
     type: 'gauge',
     help: 'Age of each loaded data set (disposable domains, MMDB, operator lists) in seconds.',

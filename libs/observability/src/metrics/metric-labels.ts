@@ -45,6 +45,15 @@ export const DNS_CACHE_RESULTS = ['hit', 'miss'] as const;
 /** A DNS cache lookup result. */
 export type DnsCacheResult = (typeof DNS_CACHE_RESULTS)[number];
 
+/** The kinds of open-data list the in-service refresh downloads. */
+export const DATA_LIST_KINDS = ['tor', 'vpn', 'proxy', 'datacenter', 'blocklist'] as const;
+/** One kind of open-data list. */
+export type DataListKind = (typeof DATA_LIST_KINDS)[number];
+/** How one list download of the in-service refresh ended. */
+export const DATA_REFRESH_OUTCOMES = ['updated', 'failed'] as const;
+/** A list download outcome. */
+export type DataRefreshOutcome = (typeof DATA_REFRESH_OUTCOMES)[number];
+
 /** How one HLR request ended; `not_configured` is the embedded default (503, nothing charged). */
 export const HLR_OUTCOMES = [
   'active',

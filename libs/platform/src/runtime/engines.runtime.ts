@@ -44,7 +44,7 @@ function hlrOutcomeLabel(outcome: HlrCallOutcome): HlrOutcome {
 
 /**
  * Builds the email, phone and IP engines from configuration, wires their events to metrics,
- * and starts the open-data refresh when DATA_REFRESH_INTERVAL is set.
+ * and starts the open-data refresh unless DATA_REFRESH_INTERVAL is `off`.
  */
 export async function buildEngines(
   config: AppConfig,
@@ -74,10 +74,16 @@ export async function buildEngines(
       .filter((s) => s.age_seconds !== null)
       .map((s) => ({ source: s.id, ageSeconds: s.age_seconds! })),
   );
+  const interval = config.DATA_REFRESH_INTERVAL;
   const refresh =
-    config.DATA_REFRESH_INTERVAL > 0
-      ? new DataRefreshScheduler(config, ipData, { intervalMs: config.DATA_REFRESH_INTERVAL, log })
-      : null;
+    interval === 'off'
+      ? null
+      : new DataRefreshScheduler(config, ipData, {
+          intervalMs: interval === 'on' ? undefined : interval,
+          log,
+          onResult: (kind, outcome) => metrics?.dataRefreshes.inc({ kind, outcome }),
+        });
+  // The first refresh runs in the background: start-up and readiness never wait for it.
   if (refresh === null) warnStale(ipData.dataStatus(), log);
   else refresh.start();
   return {

@@ -25,6 +25,39 @@ function tableResolver(table: Record<string, MxLookup>): MxResolver & { asked: s
 const MX: MxLookup = { kind: 'mx', hosts: [{ exchange: 'mx.example.com', preference: 10 }] };
 
 describe('createEmailEngine', () => {
+  it('answers special-use names without asking DNS (RFC 7686, RFC 6761, RFC 6762)', async () => {
+    const mx = tableResolver({ 'hidden.onion': MX, 'printer.local': MX, 'a.test': MX });
+    const engine = createEmailEngine({ mx, lists });
+    for (const address of [
+      'x@hidden.onion',
+      'x@printer.local',
+      'x@host.localhost',
+      'x@a.invalid',
+    ]) {
+      const { fields, dns } = await engine.check(address);
+      assert.equal(dns, 'special_use', address);
+      assert.equal(fields.mx_found, false, address);
+      assert.equal(fields.deliverability, 'undeliverable', address);
+    }
+    assert.deepEqual(mx.asked, []);
+    const ordinary = await engine.check('x@a.test');
+    assert.equal(ordinary.dns, 'answered');
+    assert.equal(ordinary.fields.mx_found, true);
+    assert.deepEqual(mx.asked, ['a.test']);
+  });
+
+  it('tells a failed lookup from an answer', async () => {
+    const engine = createEmailEngine({
+      mx: tableResolver({ 'slow.example': { kind: 'unknown', reason: 'timeout' } }),
+      lists,
+    });
+    const failed = await engine.check('jane@slow.example');
+    assert.equal(failed.dns, 'failed');
+    assert.equal(failed.fields.deliverability, 'unknown');
+    assert.equal((await engine.check('jane@nowhere.example')).dns, 'answered');
+    assert.equal((await engine.check('not an address')).dns, 'not_asked');
+  });
+
   it('returns every EmailFields field for a good address', async () => {
     const engine = createEmailEngine({ mx: tableResolver({ 'gmail.com': MX }), lists });
     assert.deepEqual(await engine.validate('Jane.Doe@GMAIL.com'), {

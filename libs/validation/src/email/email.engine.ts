@@ -3,6 +3,7 @@ import type { EmailLists, MxLookup, MxResolver, SmtpProbe, SmtpProbeResult } fro
 import { parseEmail, type ParsedEmail } from './email.syntax';
 import { DomainTypoModel } from './email.typo';
 import { scoreEmail } from './email.scorer';
+import { specialUseTld } from './email.special-use';
 
 /** What the engine needs; DNS and SMTP come from @verity/integrations. */
 export interface EmailEngineDeps {
@@ -24,11 +25,34 @@ export interface EmailOfflineSignals {
   did_you_mean: string | null;
 }
 
+/**
+ * What DNS said about the domain, for the fraud model (docs/models/verify.md): `answered`
+ * (any answer, NXDOMAIN included), `failed` (timeout, SERVFAIL, transport error: no evidence
+ * either way), `special_use` (a special-use name, never asked), `not_asked` (invalid syntax).
+ */
+export type EmailDnsOutcome = 'answered' | 'failed' | 'special_use' | 'not_asked';
+
+/** The public result and how its DNS evidence was obtained. */
+export interface EmailCheck {
+  fields: EmailFields;
+  dns: EmailDnsOutcome;
+}
+
 /** The email engine: one call per address, safe to share across requests. */
 export interface EmailEngine {
   validate(input: string): Promise<EmailFields>;
+  /** `validate` plus the DNS outcome behind `mx_found`. */
+  check(input: string): Promise<EmailCheck>;
   /** Syntax, lists and typo only (no DNS): the fast path, also used by the benchmark. */
   analyzeOffline(input: string): EmailOfflineSignals;
+}
+
+const NO_MAIL: MxLookup = { kind: 'no_mail' };
+
+function dnsOutcome(parsed: ParsedEmail | null, lookup: MxLookup | null): EmailDnsOutcome {
+  if (parsed === null || lookup === null) return 'not_asked';
+  if (specialUseTld(parsed.domain) !== null) return 'special_use';
+  return lookup.kind === 'unknown' ? 'failed' : 'answered';
 }
 
 /** Builds the email engine from its ports. */
@@ -48,7 +72,7 @@ export function createEmailEngine(deps: EmailEngineDeps): EmailEngine {
         did_you_mean: null,
       };
     }
-    const suggestion = typos.suggest(parsed.domain);
+    const suggestion = specialUseTld(parsed.domain) === null ? typos.suggest(parsed.domain) : null;
     return {
       input,
       parsed,
@@ -68,11 +92,16 @@ export function createEmailEngine(deps: EmailEngineDeps): EmailEngine {
     return prober.probe(`${parsed.local}@${parsed.domain}`, parsed.domain, lookup.hosts);
   };
 
-  const validate = async (input: string): Promise<EmailFields> => {
+  // Special-use names (email.special-use.ts) never reach the resolver: no mail host. A cached
+  // answer is used without awaiting a promise.
+  const answerAtHand = (domain: string): MxLookup | undefined =>
+    specialUseTld(domain) !== null ? NO_MAIL : mx.cachedMx?.(domain);
+
+  const check = async (input: string): Promise<EmailCheck> => {
     const offline = analyzeOffline(input);
     const { parsed } = offline;
     const lookup =
-      parsed === null ? null : (mx.cachedMx?.(parsed.domain) ?? (await mx.lookupMx(parsed.domain)));
+      parsed === null ? null : (answerAtHand(parsed.domain) ?? (await mx.lookupMx(parsed.domain)));
     // Without a prober (the default) no promise is awaited for it.
     const smtpResult =
       parsed === null || lookup === null || smtp === undefined
@@ -87,7 +116,7 @@ export function createEmailEngine(deps: EmailEngineDeps): EmailEngine {
       freeProvider: offline.free_provider,
       typoSuggested: offline.did_you_mean !== null,
     });
-    return {
+    const fields: EmailFields = {
       input,
       valid_syntax: parsed !== null,
       mx_found: lookup?.kind === 'mx',
@@ -98,7 +127,10 @@ export function createEmailEngine(deps: EmailEngineDeps): EmailEngine {
       deliverability,
       score,
     };
+    return { fields, dns: dnsOutcome(parsed, lookup) };
   };
 
-  return { validate, analyzeOffline };
+  const validate = async (input: string): Promise<EmailFields> => (await check(input)).fields;
+
+  return { validate, check, analyzeOffline };
 }

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainTypoModel, boundedDamerauLevenshtein, nameTypoDistance } from './email.typo';
+import { REAL_NEAR_PROVIDER_DOMAINS } from './email.near-domains';
 
 describe('boundedDamerauLevenshtein', () => {
   it('counts a transposition as one edit', () => {
@@ -103,10 +104,36 @@ describe('DomainTypoModel', () => {
     }
   });
 
-  it('never corrects a domain the known-domain predicate vouches for', () => {
-    const vouched = new DomainTypoModel({ isKnown: (d) => d === 'gmai.com' });
-    assert.equal(vouched.suggest('gmai.com'), null);
-    assert.equal(model.suggest('gmai.com'), 'gmail.com');
+  it('corrects a listed domain near a provider (a typo-squat), never a listed TLD variant', () => {
+    const listed = new Set(['gmai.com', 'hotmeil.com', 'acme.con', 'gmail.cm']);
+    const vouched = new DomainTypoModel({ isKnown: (d) => listed.has(d) });
+    assert.equal(vouched.suggest('gmai.com'), 'gmail.com');
+    assert.equal(vouched.suggest('hotmeil.com'), 'hotmail.com');
+    assert.equal(vouched.suggest('acme.con'), null, 'a list knows it: no TLD fix');
+    assert.equal(vouched.suggest('gmail.cm'), null, 'a list knows it: no TLD fix');
+    assert.equal(model.suggest('acme.con'), 'acme.com');
+  });
+
+  it("treats the big providers' neighbourhoods as typos, except the curated real domains", () => {
+    for (const [typo, meant] of [
+      ['tahoo.com', 'yahoo.com'],
+      ['yahho.com', 'yahoo.com'],
+      ['gimail.com', 'gmail.com'],
+      ['outlock.com', 'outlook.com'],
+      ['icould.com', 'icloud.com'],
+      ['sbcgloble.net', 'sbcglobal.net'],
+      ['comcaste.net', 'comcast.net'],
+      ['wanadou.fr', 'wanadoo.fr'],
+      ['mai.ru', 'mail.ru'],
+      ['wev.de', 'web.de'],
+      ['gmail.c', 'gmail.com'],
+      ['comcast.nry', 'comcast.net'],
+    ]) {
+      assert.equal(model.suggest(typo), meant, typo);
+    }
+    for (const real of ['wahoo.com', 'cloud.com', 'bk.ru', 'compact.net', 'man.com', 'lice.com']) {
+      assert.equal(model.suggest(real), null, real);
+    }
   });
 
   it('returns null for known-good and unrelated domains', () => {
@@ -133,5 +160,18 @@ describe('DomainTypoModel', () => {
   it('gives the same answer from its memo table', () => {
     assert.equal(model.suggest('gmial.com'), 'gmail.com');
     assert.equal(model.suggest('gmial.com'), 'gmail.com');
+  });
+});
+
+describe('REAL_NEAR_PROVIDER_DOMAINS', () => {
+  it('gives each curated domain a reason, once, and the model never corrects one', () => {
+    const model = new DomainTypoModel();
+    const seen = new Set<string>();
+    for (const { domain, reason } of REAL_NEAR_PROVIDER_DOMAINS) {
+      assert.ok(reason.length >= 8, `${domain} has a reason`);
+      assert.ok(!seen.has(domain), `${domain} listed once`);
+      seen.add(domain);
+      assert.equal(model.suggest(domain), null, domain);
+    }
   });
 });

@@ -1,7 +1,11 @@
 // Typo model for did_you_mean (docs/models/email.md, "Typo model"): a wrong suggestion on a
 // real domain is worse than none, so every rule below errs on the side of silence.
 import { REAL_NEAR_PROVIDER_DOMAINS } from './email.near-domains';
+import { BIG_PROVIDERS, neighbourDistance } from './email.provider-neighbourhood';
 import { loadRootZoneTlds } from './email.tlds';
+import { boundedDamerauLevenshtein, singleEdit } from './email.edit-distance';
+
+export { boundedDamerauLevenshtein } from './email.edit-distance';
 
 /**
  * Popular consumer mail domains, most used first (ties go to the earlier one): the only
@@ -30,64 +34,7 @@ const GENERIC_FIXES: readonly string[] = ['com', 'net', 'org', 'co.uk'];
 /** Second-level labels under which ccTLDs register names (`yahoo.co.uk`, `uol.com.br`). */
 const SECOND_LEVELS = new Set(['co', 'com', 'net', 'org', 'ac', 'gov', 'edu', 'ne', 'or']);
 
-// Lower-case QWERTY neighbours (digits row included): a substitution or an inserted key on a
-// short name only counts as a typo when the keys touch.
-const KEY_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
-const ADJACENT = new Map<string, Set<string>>();
-KEY_ROWS.forEach((row, r) => {
-  for (let c = 0; c < row.length; c++) {
-    const near = new Set<string>();
-    for (const [dr, dc] of [
-      [0, -1],
-      [0, 1],
-      [-1, 0],
-      [-1, 1],
-      [1, 0],
-      [1, -1],
-    ]) {
-      const key = KEY_ROWS[r + dr]?.[c + dc];
-      if (key !== undefined) near.add(key);
-    }
-    ADJACENT.set(row[c], near);
-  }
-});
-
-function adjacent(a: string, b: string): boolean {
-  return ADJACENT.get(a)?.has(b) === true;
-}
-
 const MEMO_SIZE = 50_000;
-
-/**
- * Optimal-string-alignment Damerau–Levenshtein distance, or `max + 1` as soon as it must
- * exceed `max` (the bound keeps the typo check cheap on the offline path).
- */
-export function boundedDamerauLevenshtein(a: string, b: string, max: number): number {
-  const n = a.length;
-  const m = b.length;
-  if (Math.abs(n - m) > max) return max + 1;
-  let prev2 = new Array<number>(m + 1).fill(0);
-  let prev = Array.from({ length: m + 1 }, (_, j) => j);
-  let cur = new Array<number>(m + 1).fill(0);
-  for (let i = 1; i <= n; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    const ai = a.charCodeAt(i - 1);
-    for (let j = 1; j <= m; j++) {
-      const bj = b.charCodeAt(j - 1);
-      const cost = ai === bj ? 0 : 1;
-      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) {
-        v = Math.min(v, prev2[j - 2] + 1);
-      }
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    [prev2, prev, cur] = [prev, cur, prev2];
-  }
-  return prev[m];
-}
 
 /**
  * The edit distance at which `typed` counts as a typo of the provider name `target`, or null
@@ -97,7 +44,7 @@ export function boundedDamerauLevenshtein(a: string, b: string, max: number): nu
  *   characters and the slip is a touching key, a doubled key or a dropped first letter
  *   (people rarely miss the first key; changing it freely mostly makes another word);
  * - 2 characters or fewer: nothing; 3 characters: only a doubled letter (`aoll`);
- * - 4 characters: a transposition or a doubled letter;
+ * - 4 characters: a transposition, a doubled letter or a touching last key;
  * - 5 or more characters: one edit; 8 or more: up to two, keeping the first and last letters.
  * A single substituted or inserted key must touch its neighbour on QWERTY (or double one):
  * `earthling` is not a slip of `earthlink`.
@@ -122,26 +69,11 @@ export function nameTypoDistance(typed: string, target: string): number | null {
   if (kind === 'doubled') return d;
   if (n <= 3) return null;
   if (kind === 'transposition') return d;
-  if (n === 4) return null;
+  // The last key of a 4-letter name slipping to a touching one (`livr`, `maik`): the
+  // first three keys still spell the provider.
+  if (n === 4)
+    return kind === 'adjacent' && typed.length === 4 && typed[3] !== target[3] ? d : null;
   return d;
-}
-
-type EditKind = 'doubled' | 'transposition' | 'deletion' | 'adjacent' | 'other';
-
-/** Classifies the single edit turning `target` into `typed` (distance 1 assumed). */
-function singleEdit(typed: string, target: string): EditKind {
-  let i = 0;
-  while (i < typed.length && typed[i] === target[i]) i++;
-  if (typed.length === target.length + 1) {
-    const extra = typed[i];
-    if (extra === typed[i - 1] || extra === typed[i + 1]) return 'doubled';
-    return adjacent(extra, typed[i - 1] ?? '') || adjacent(extra, typed[i + 1] ?? '')
-      ? 'adjacent'
-      : 'other';
-  }
-  if (typed.length + 1 === target.length) return 'deletion';
-  if (typed[i + 1] === target[i] && typed[i] === target[i + 1]) return 'transposition';
-  return adjacent(typed[i], target[i]) ? 'adjacent' : 'other';
 }
 
 interface Parts {
@@ -164,19 +96,31 @@ function split(domain: string): Parts | null {
   };
 }
 
+/** A typo of a provider's name: the structural rule, or the neighbourhood of a big provider. */
+function typoDistance(name: string, p: Provider): number | null {
+  const d = nameTypoDistance(name, p.name);
+  if (d !== null || !p.big) return d;
+  return neighbourDistance(name, p.name);
+}
+
 interface Provider {
   domain: string;
   name: string;
   suffix: string;
   dotless: string;
   rank: number;
+  /** One of BIG_PROVIDERS: its whole neighbourhood is typos (neighbourDistance). */
+  big: boolean;
 }
 
 /** Options of the typo model. */
 export interface DomainTypoModelOptions {
   /** Suggestion targets, most popular first; default POPULAR_EMAIL_DOMAINS. */
   popular?: readonly string[];
-  /** Domains that are real and must never be corrected (known providers, disposable domains). */
+  /**
+   * Domains a list knows (bundled providers, disposable domains): only a provider-name typo
+   * is corrected on them (lists also hold typo-squats), never their TLD.
+   */
   isKnown?: (domain: string) => boolean;
   /** Delegated TLDs; default the bundled IANA root zone list. */
   tlds?: ReadonlySet<string>;
@@ -192,12 +136,14 @@ export class DomainTypoModel {
 
   constructor(options: DomainTypoModelOptions = {}) {
     const popular = options.popular ?? POPULAR_EMAIL_DOMAINS;
-    this.known = new Set([...popular, ...REAL_NEAR_PROVIDER_DOMAINS]);
+    this.known = new Set([...popular, ...REAL_NEAR_PROVIDER_DOMAINS.map((r) => r.domain)]);
     this.isKnown = options.isKnown ?? (() => false);
     this.tlds = options.tlds ?? loadRootZoneTlds();
     this.providers = popular.map((domain, rank) => {
       const p = split(domain)!;
-      return { domain, name: p.name, suffix: p.suffix, dotless: domain.replace(/\./g, ''), rank };
+      const dotless = domain.replace(/\./g, '');
+      const big = BIG_PROVIDERS.includes(domain);
+      return { domain, name: p.name, suffix: p.suffix, dotless, rank, big };
     });
   }
 
@@ -212,8 +158,12 @@ export class DomainTypoModel {
   }
 
   private compute(domain: string): string | null {
-    if (this.known.has(domain) || this.isKnown(domain)) return null;
+    if (this.known.has(domain)) return null;
     const parts = split(domain);
+    if (this.isKnown(domain)) {
+      // A listed domain may be a squat of a provider, never a mistyped TLD.
+      return parts === null || parts.prefix !== '' ? null : this.closestByName(parts);
+    }
     const tld = domain.slice(domain.lastIndexOf('.') + 1);
     if (parts === null || !this.tlds.has(tld)) return this.fixUnknownTld(domain, parts);
     // A real TLD: a slipped dot (`gmailc.om`), or the name of a bare registered domain.
@@ -230,7 +180,7 @@ export class DomainTypoModel {
     let bestDistance = Infinity;
     for (const p of this.providers) {
       if (p.suffix !== parts.suffix) continue;
-      const d = nameTypoDistance(parts.name, p.name);
+      const d = typoDistance(parts.name, p);
       if (d !== null && d < bestDistance) {
         best = p;
         bestDistance = d;
@@ -250,7 +200,7 @@ export class DomainTypoModel {
     for (const p of this.providers) {
       if (p.suffix.length !== 3 || parts.suffix.length !== 2) continue;
       if (boundedDamerauLevenshtein(parts.suffix, p.suffix, 1) !== 1) continue;
-      const d = p.name === parts.name ? 0 : nameTypoDistance(parts.name, p.name);
+      const d = p.name === parts.name ? 0 : typoDistance(parts.name, p);
       if (d !== null && d < bestDistance) {
         best = p;
         bestDistance = d;
@@ -274,10 +224,13 @@ export class DomainTypoModel {
       if (p.dotless === dotless) score = 1;
       else if (parts === null || parts.prefix !== '') continue;
       else {
-        const nameD = parts.name === p.name ? 0 : nameTypoDistance(parts.name, p.name);
+        const nameD = parts.name === p.name ? 0 : typoDistance(parts.name, p);
         if (nameD === null) continue;
-        const suffixD = boundedDamerauLevenshtein(parts.suffix, p.suffix, 1);
-        if (suffixD > 1) continue;
+        // With the name right, the TLD may be two keys off or cut short (`comcast.nry`,
+        // `gmail.c`): the label is no delegated TLD, so the domain cannot be real.
+        const suffixMax = nameD === 0 ? 2 : 1;
+        const suffixD = boundedDamerauLevenshtein(parts.suffix, p.suffix, suffixMax);
+        if (suffixD > suffixMax) continue;
         score = nameD + suffixD;
       }
       if (score < bestScore) {

@@ -21,6 +21,9 @@ export { scoreEmail, SCORE_WEIGHTS, SCORE_BANDS, type EmailSignals } from './ema
 export {
   createEmailEngine,
   type EmailEngine,
+  type EmailCheck,
+  type EmailDnsOutcome,
   type EmailEngineDeps,
   type EmailOfflineSignals,
 } from './email.engine';
+export { specialUseTld, type SpecialUseTld } from './email.special-use';

@@ -1,3 +1,4 @@
+import type { IpListEvidence } from '@verity/contracts';
 import type { ParsedIp } from './ip-address';
 
 /** Location of an address; fields are null when the database has no answer for them. */
@@ -49,6 +50,8 @@ export interface AnonymousLookup {
 /** Open-data lists; `asn` lets ASN-keyed lists (e.g. X4BNet datacenter ASNs) match too. */
 export interface IpListSet {
   match(ip: ParsedIp, asn: number | null): ListMatch;
+  /** Every list with its state and whether it holds the address (the slow, explain path). */
+  evidence?(ip: ParsedIp, asn: number | null): IpListEvidence[];
 }
 
 /** No list hit at all. */

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import {
   CROSS_RULES,
   EMAIL_CREDITS,
+  EMAIL_NOTES,
   EMAIL_RULES,
   FRAUD_BASE,
   IP_CREDITS,
@@ -38,7 +39,9 @@ function findUp(relative: string): string {
 
 void describe('fraud rule table', () => {
   void it('uses every reason code exactly once, prefixed by its signal', () => {
-    assert.deepEqual(ALL.map((r) => r.code).sort(), [...FRAUD_REASON_CODES].sort());
+    const notes = EMAIL_NOTES.map((n) => n.code);
+    assert.deepEqual([...ALL.map((r) => r.code), ...notes].sort(), [...FRAUD_REASON_CODES].sort());
+    for (const code of notes) assert.ok(code.startsWith('email_'), code);
     for (const k of KINDS) {
       for (const r of [...RISKS[k], ...CREDITS[k]]) assert.ok(r.code.startsWith(`${k}_`), r.code);
     }
@@ -103,6 +106,20 @@ void describe('docs/models/verify.md', () => {
       const cells = row.split('|').map((c) => c.trim());
       const points = r.points > 0 ? `+${r.points}` : `−${-r.points}`;
       assert.ok(cells.includes(points), `${r.code}: expected a cell "${points}" in: ${row}`);
+    }
+  });
+
+  void it('lists every 0-point note', () => {
+    for (const n of EMAIL_NOTES) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${n.code}\``));
+      assert.ok(row, `no table row for ${n.code}`);
+      assert.ok(
+        row
+          .split('|')
+          .map((c) => c.trim())
+          .includes('0'),
+        `${n.code}: 0 points in: ${row}`,
+      );
     }
   });
 

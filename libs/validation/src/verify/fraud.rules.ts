@@ -32,6 +32,18 @@ export interface CreditRule<T> {
   when: (fields: T) => boolean;
 }
 
+/**
+ * A 0-point line of the explanation: a check that could not run or was not needed. It
+ * withholds the rules it names (no evidence either way) and the result's clean credit (the
+ * result did not pass every check).
+ */
+export interface NoteRule {
+  code: FraudReasonCode;
+  description: string;
+  withholds: readonly FraudReasonCode[];
+  when: (input: FraudInput) => boolean;
+}
+
 /** A rule that reads two results; it is evaluated only when both were supplied. */
 export interface CrossRule {
   code: FraudReasonCode;
@@ -83,8 +95,9 @@ function cross<A extends SignalKind, B extends SignalKind>(spec: {
   return {
     ...rest,
     applies: (input) => {
-      const a = input[spec.involves[0]];
-      const b = input[spec.involves[1]];
+      const results: Partial<SignalFields> = input;
+      const a = results[spec.involves[0]];
+      const b = results[spec.involves[1]];
       return a !== undefined && b !== undefined && when(a, b);
     },
   };
@@ -153,6 +166,22 @@ export const IP_RULES: readonly SignalRule<IpFields>[] = [
   graded('ip_abuse', 20, 'Abuse score above 20 (1 point per 4 above)', (i) =>
     stepsAbove(abuse(i.abuse_score), 20, 4),
   ),
+];
+
+/** Email notes: how the DNS evidence behind `mx_found` was (not) obtained. */
+export const EMAIL_NOTES: readonly NoteRule[] = [
+  {
+    code: 'email_dns_unavailable',
+    description: 'DNS lookup failed (timeout or SERVFAIL): no evidence about the mail exchanger',
+    withholds: ['email_no_mx'],
+    when: (i) => i.emailDns === 'failed',
+  },
+  {
+    code: 'email_special_use_domain',
+    description: 'Special-use domain that takes no Internet mail (RFC 6761, 6762, 7686)',
+    withholds: [],
+    when: (i) => i.emailDns === 'special_use',
+  },
 ];
 
 /** Credits for results that fired no risk rule of their own. */

@@ -188,3 +188,38 @@ void describe('scoreFraud', () => {
     assert.deepEqual(input, copy);
   });
 });
+
+void describe('scoreFraud notes on the email DNS evidence', () => {
+  const unanswered: EmailFields = {
+    input: 'jane@slow.example',
+    valid_syntax: true,
+    mx_found: false,
+    disposable: false,
+    role_based: false,
+    free_provider: false,
+    did_you_mean: null,
+    deliverability: 'unknown',
+    score: 60,
+  };
+
+  void it('a failed lookup adds no email_no_mx points and earns no clean credit', () => {
+    const failed = scoreFraud({ email: unanswered, emailDns: 'failed' });
+    assert.deepEqual(
+      failed.reasons.map((r) => [r.code, r.points]),
+      [['email_dns_unavailable', 0]],
+    );
+    assert.equal(failed.fraud_score, FRAUD_BASE);
+    const answered = scoreFraud({ email: unanswered, emailDns: 'answered' });
+    assert.ok(answered.reasons.some((r) => r.code === 'email_no_mx' && r.points === 15));
+  });
+
+  void it('a special-use name keeps its risk points and says why', () => {
+    const special = scoreFraud({
+      email: { ...unanswered, input: 'x@hidden.onion', deliverability: 'undeliverable', score: 0 },
+      emailDns: 'special_use',
+    });
+    const codes = special.reasons.map((r) => r.code);
+    assert.ok(codes.includes('email_no_mx') && codes.includes('email_undeliverable'));
+    assert.ok(codes.includes('email_special_use_domain'));
+  });
+});

@@ -3,6 +3,7 @@ import type { RiskLevel } from '@verity/contracts';
 import {
   CROSS_RULES,
   EMAIL_CREDITS,
+  EMAIL_NOTES,
   EMAIL_RULES,
   FRAUD_BASE,
   IP_CREDITS,
@@ -11,6 +12,7 @@ import {
   PHONE_RULES,
   RISK_THRESHOLDS,
   type CreditRule,
+  type NoteRule,
   type SignalRule,
 } from './fraud.rules';
 import type { FraudInput, FraudReason, FraudScore, SignalKind } from './fraud.types';
@@ -25,9 +27,9 @@ export function riskFor(score: number): RiskLevel {
 /** Combined fraud score of whichever results were supplied, with the reasons that make it up. */
 export function scoreFraud(input: FraudInput): FraudScore {
   const reasons: FraudReason[] = [
-    ...signalReasons('email', input.email, EMAIL_RULES, EMAIL_CREDITS),
-    ...signalReasons('phone', input.phone, PHONE_RULES, PHONE_CREDITS),
-    ...signalReasons('ip', input.ip, IP_RULES, IP_CREDITS),
+    ...signalReasons('email', input.email, EMAIL_RULES, EMAIL_CREDITS, notesOf(input)),
+    ...signalReasons('phone', input.phone, PHONE_RULES, PHONE_CREDITS, []),
+    ...signalReasons('ip', input.ip, IP_RULES, IP_CREDITS, []),
   ];
   for (const rule of CROSS_RULES) {
     if (rule.applies(input)) {
@@ -48,17 +50,27 @@ export function scoreFraud(input: FraudInput): FraudScore {
   return { fraud_score, risk: riskFor(fraud_score), reasons };
 }
 
+function notesOf(input: FraudInput): readonly NoteRule[] {
+  if (input.email === undefined || input.emailDns === undefined) return [];
+  return EMAIL_NOTES.filter((note) => note.when(input));
+}
+
 function signalReasons<T>(
   signal: SignalKind,
   fields: T | undefined,
   rules: readonly SignalRule<T>[],
   credits: readonly CreditRule<T>[],
+  notes: readonly NoteRule[],
 ): FraudReason[] {
   if (fields === undefined) return [];
   const risks: FraudReason[] = [];
   for (const rule of rules) {
+    if (notes.some((note) => note.withholds.includes(rule.code))) continue;
     const points = rule.points(fields);
     if (points > 0) risks.push({ code: rule.code, description: rule.description, points, signal });
+  }
+  for (const note of notes) {
+    risks.push({ code: note.code, description: note.description, points: 0, signal });
   }
   if (risks.length > 0) return risks;
   return credits

@@ -1,4 +1,5 @@
 import type { EmailFields, IpFields, PhoneFields, RiskLevel } from '@verity/contracts';
+import type { EmailDnsOutcome } from '../email/email.engine';
 
 /** Which supplied result a fraud reason comes from; `cross` rules combine two of them. */
 export type FraudSignal = 'email' | 'phone' | 'ip' | 'cross';
@@ -16,6 +17,8 @@ export const FRAUD_REASON_CODES = [
   'email_deliverability_risky',
   'email_undeliverable',
   'email_low_score',
+  'email_dns_unavailable',
+  'email_special_use_domain',
   'email_clean',
   'email_deliverable',
   'phone_invalid',
@@ -56,8 +59,13 @@ export interface SignalFields {
   ip: IpFields;
 }
 
-/** Input of the combined score: whichever engine results the request supplied. */
-export type FraudInput = Partial<SignalFields>;
+/**
+ * Input of the combined score: whichever engine results the request supplied, and how the
+ * email's DNS evidence was obtained (absent: answered).
+ */
+export interface FraudInput extends Partial<SignalFields> {
+  emailDns?: EmailDnsOutcome;
+}
 
 /** Output of the combined score; `reasons` is the explain-mode breakdown. */
 export interface FraudScore {
