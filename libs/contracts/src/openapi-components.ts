@@ -3,7 +3,6 @@ import {
   adminAddCreditsRequest,
   adminCreateAccountRequest,
   batchCreateForm,
-  batchTypeSchema,
   createKeyRequest,
   emailValidateRequest,
   ipIntelRequest,
@@ -16,6 +15,7 @@ import {
   apiKeySchema,
   batchJobErrorSchema,
   batchJobSchema,
+  batchTypeSchema,
   createdAccountSchema,
   emailResultSchema,
   errorDetailSchema,
@@ -46,7 +46,6 @@ export const REQUEST_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   CreateAccountRequest: adminCreateAccountRequest,
   AddCreditsRequest: adminAddCreditsRequest,
   BatchCreateForm: batchCreateForm,
-  BatchType: batchTypeSchema,
 };
 
 /** Response bodies and the shapes nested in them, by component name. */

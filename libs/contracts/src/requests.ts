@@ -56,8 +56,6 @@ export const adminAddCreditsRequest = z.object({
 });
 export type AdminAddCreditsRequest = z.infer<typeof adminAddCreditsRequest>;
 
-export const batchTypeSchema = z.enum(BATCH_TYPES).describe('What every row of the CSV holds');
-
 /**
  * The multipart/form-data fields of POST /v1/batch, for the OpenAPI document. The server streams
  * the parts instead of parsing them with this schema (the file never sits in memory), and answers
@@ -65,7 +63,10 @@ export const batchTypeSchema = z.enum(BATCH_TYPES).describe('What every row of t
  * (docs/batch.md, Webhooks).
  */
 export const batchCreateForm = z.object({
-  type: batchTypeSchema,
+  // Not BatchJob's batchTypeSchema: a named (component) enum makes OpenAPI Generator's Java client send
+  // the field as a JSON part ("email" in quotes) instead of the text a form field is
+  // (OpenAPI 3.0.3, Encoding Object: primitive properties are text/plain).
+  type: z.enum(BATCH_TYPES).describe('What every row of the CSV holds'),
   file: z.file().describe('Single-column CSV: one value per line, no header row, UTF-8'),
   webhook_url: z
     .string()

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { DELIVERABILITY, HLR_STATUSES, LINE_TYPES, RISK_LEVELS } from './results';
 import type { EmailResult, IpListEvidence, IpResult, PhoneResult, VerifyResult } from './results';
-import { BATCH_ERROR_CODES, BATCH_STATUSES, type BatchJob, type BatchJobError } from './batch';
+import {
+  BATCH_ERROR_CODES,
+  BATCH_STATUSES,
+  BATCH_TYPES,
+  type BatchJob,
+  type BatchJobError,
+} from './batch';
 import type { ApiKey, ExplainedReason, IssuedApiKey, PingResponse } from './account';
-import { batchTypeSchema } from './requests';
 
 // JSON schemas of the responses, used for the OpenAPI document (each under the name
 // `openapi-components.ts` gives it). The `check`s below make the compiler fail if a schema
@@ -101,6 +106,8 @@ export const verifyResultSchema = z.object({
     .optional()
     .describe('Only with ?explain=true: fraud_score = clamp(0, 100, fraud_base + sum of points)'),
 });
+
+export const batchTypeSchema = z.enum(BATCH_TYPES).describe('What every row of the CSV holds');
 
 export const batchJobErrorSchema = z.object({
   code: z.enum(BATCH_ERROR_CODES),
