@@ -75,9 +75,9 @@ function convert(
  *   minimum = maximum;
  * - integers get a format: `int64` unless their bounds fit 32 bits (credit balances can pass
  *   2^31; zod's safe-integer bounds are dropped, int64 says as much);
- * - a nullable object that is always present (`hlr`) is listed as not required: okhttp-gson
- *   clients of OpenAPI Generator before 7.2x check a required object property without a null
- *   check and fail on every such answer. Every answer still matches the schema.
+ * - a nullable object that is always present (`hlr`) is listed as not required: the okhttp-gson
+ *   client of OpenAPI Generator 7.10.0 checks a required object property without a null check
+ *   and fails on every such answer (docs/api.md). Every answer still matches the schema.
  */
 function forGenerators(node: unknown, typeOf: (ref: string) => unknown): unknown {
   if (Array.isArray(node)) return node.map((item) => forGenerators(item, typeOf));
