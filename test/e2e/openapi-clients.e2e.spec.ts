@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, startTestStack, type TestStack } from '@verity/testing';
+import { ADMIN_TOKEN, rawRequest, startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
 import {
@@ -104,6 +104,24 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
       assert.ok(document.components.schemas[name], name);
     for (const name of ['ApiKey', 'IssuedApiKey', 'PingResponse', 'Error', 'BatchCreateForm'])
       assert.ok(document.components.schemas[name], name);
+  });
+
+  it('names PUBLIC_URL as the server when set, never the Host header a client sends', async () => {
+    const forged = await rawRequest(stack.client.baseUrl, [
+      'GET /v1/openapi.json HTTP/1.1\r\nHost: attacker.example\r\n' +
+        'X-Forwarded-Host: attacker.example\r\nConnection: close\r\n\r\n',
+    ]);
+    assert.equal(forged?.status, 200);
+    assert.deepEqual(JSON.parse(forged!.body).servers, [{ url: stack.client.baseUrl }]);
+    const behindProxy = await startTestStack({
+      env: { PUBLIC_URL: 'https://verity.example.com/' },
+    });
+    try {
+      const served = await behindProxy.client.get('/v1/openapi.json');
+      assert.deepEqual(served.body.servers, [{ url: 'https://verity.example.com' }]);
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it('passes Redocly CLI’s recommended rules with no error and no warning', async () => {
