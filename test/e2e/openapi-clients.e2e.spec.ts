@@ -173,7 +173,7 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
       ]);
       const flow = await compileTypeScriptFlow(out);
       const stdout = await runFlow(process.execPath, [flow, ADMIN_TOKEN]);
-      t.diagnostic(stdout.trim());
+      for (const line of stdout.trim().split('\n')) t.diagnostic(line);
       assert.deepEqual(calledOperations(stdout), OPERATION_IDS, stdout);
     });
 
@@ -182,7 +182,7 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
       await openApiGenerator(jar, ['generate', '-g', 'java', '-i', docPath, '-o', out]);
       const classpath = await compileJavaFlow(out);
       const stdout = await runFlow('java', ['-cp', classpath, 'VerityFlow', ADMIN_TOKEN]);
-      t.diagnostic(stdout.trim());
+      for (const line of stdout.trim().split('\n')) t.diagnostic(line);
       assert.deepEqual(calledOperations(stdout), OPERATION_IDS, stdout);
     });
   });
