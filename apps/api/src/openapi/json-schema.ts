@@ -70,9 +70,9 @@ function convert(
  *   and a nullable one states the type of its target (OpenAPI 3.0.3: `nullable` needs `type`);
  * - `additionalProperties: false` on answers goes: fields are only added within v1, and a
  *   client must not fail on one it does not know yet;
- * - an integer literal (`credits_used: 0` of ping) is `{type: number, enum: [0]}`, which the
- *   Java generators turn into code that does not compile; it becomes an integer with
- *   minimum = maximum;
+ * - an integer literal (`credits_used: 0` of ping) is `{type: number, enum: [0]}`, which
+ *   OpenAPI Generator's Java `native` client turns into code that does not compile
+ *   (`BigDecimal.valueOf(new BigDecimal("0"))`); it becomes an integer with minimum = maximum;
  * - integers get a format: `int64` unless their bounds fit 32 bits (credit balances can pass
  *   2^31; zod's safe-integer bounds are dropped, int64 says as much);
  * - a nullable object that is always present (`hlr`) is listed as not required: the okhttp-gson
