@@ -178,8 +178,10 @@ describe('single-call endpoints (contract shapes)', () => {
     ]) {
       assert.ok(doc.body.paths[path], `missing ${path}`);
     }
-    const schema =
+    const ok =
       doc.body.paths['/v1/email/validate'].post.responses['200'].content['application/json'].schema;
+    assert.deepEqual(ok, { $ref: '#/components/schemas/EmailResult' });
+    const schema = doc.body.components.schemas.EmailResult;
     assert.deepEqual(Object.keys(schema.properties).sort(), [...EMAIL_FIELDS].sort());
     const page = await stack.client.get('/v1/docs');
     assert.equal(page.status, 200);

@@ -1,3 +1,4 @@
 export * from './wire';
 export * from './requests';
 export * from './responses';
+export * from './openapi-components';

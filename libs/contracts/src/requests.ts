@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BATCH_TYPES } from './batch';
 
 // Request bodies of the JSON endpoints. Unknown fields are ignored (forward compatible);
 // `strictObject` is not used so that clients can send extra context safely.
@@ -54,3 +55,21 @@ export const adminAddCreditsRequest = z.object({
   amount: z.number().int('must be an integer').min(1, 'must be >= 1').max(1e12),
 });
 export type AdminAddCreditsRequest = z.infer<typeof adminAddCreditsRequest>;
+
+/**
+ * The multipart/form-data fields of POST /v1/batch, for the OpenAPI document. The server streams
+ * the parts instead of parsing them with this schema (the file never sits in memory), and answers
+ * 400 validation_error for a missing or wrong type or file, or a webhook_url it refuses
+ * (docs/batch.md, Webhooks).
+ */
+export const batchCreateForm = z.object({
+  // Not BatchJob's batchTypeSchema: a named (component) enum makes OpenAPI Generator's Java client send
+  // the field as a JSON part ("email" in quotes) instead of the text a form field is
+  // (OpenAPI 3.0.3, Encoding Object: primitive properties are text/plain).
+  type: z.enum(BATCH_TYPES).describe('What every row of the CSV holds'),
+  file: z.file().describe('Single-column CSV: one value per line, no header row, UTF-8'),
+  webhook_url: z
+    .string()
+    .optional()
+    .describe('http(s) URL that receives a signed POST when the job ends (docs/batch.md)'),
+});

@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import { DELIVERABILITY, HLR_STATUSES, LINE_TYPES, RISK_LEVELS } from './results';
 import type { EmailResult, IpListEvidence, IpResult, PhoneResult, VerifyResult } from './results';
-import { BATCH_ERROR_CODES, BATCH_STATUSES, BATCH_TYPES, type BatchJob } from './batch';
+import {
+  BATCH_ERROR_CODES,
+  BATCH_STATUSES,
+  BATCH_TYPES,
+  type BatchJob,
+  type BatchJobError,
+} from './batch';
 import type { ApiKey, ExplainedReason, IssuedApiKey, PingResponse } from './account';
 
-// JSON schemas of the responses, used for the OpenAPI document. The `satisfies` checks below
-// make the compiler fail if a schema drifts from the TypeScript result types.
+// JSON schemas of the responses, used for the OpenAPI document (each under the name
+// `openapi-components.ts` gives it). The `check`s below make the compiler fail if a schema
+// drifts from the TypeScript result types.
 
 const int = (description: string) => z.number().int().describe(description);
+const score = (description: string) => z.number().int().min(0).max(100).describe(description);
 
 export const emailResultSchema = z.object({
   input: z.string().describe('The original input value'),
@@ -22,14 +30,14 @@ export const emailResultSchema = z.object({
   free_provider: z.boolean().describe('Free consumer provider'),
   did_you_mean: z.string().nullable().describe('Typo suggestion (a corrected address) or null'),
   deliverability: z.enum(DELIVERABILITY),
-  score: int('0 to 100 quality score, higher is better'),
+  score: score('0 to 100 quality score, higher is better'),
   credits_used: int('Always 1'),
 });
 
-const hlrSchema = z.object({
+export const hlrResultSchema = z.object({
   status: z.enum(HLR_STATUSES),
-  ported: z.boolean().nullable(),
-  roaming: z.boolean().nullable(),
+  ported: z.boolean().nullable().describe('Number has been ported'),
+  roaming: z.boolean().nullable().describe('Subscriber is roaming'),
 });
 
 export const phoneResultSchema = z.object({
@@ -39,9 +47,19 @@ export const phoneResultSchema = z.object({
   country: z.string().nullable().describe('ISO 3166-1 alpha-2 country code'),
   line_type: z.enum(LINE_TYPES),
   carrier: z.string().nullable().describe('Range holder (original carrier) or the HLR network'),
-  hlr: hlrSchema.nullable().describe('Live HLR result; null when hlr was not requested'),
-  score: int('0 to 100 quality score'),
+  hlr: hlrResultSchema
+    .nullable()
+    .describe('Live HLR result; always present, null when hlr was not requested'),
+  score: score('0 to 100 quality score'),
   credits_used: int('1 (offline) or 5 (HLR)'),
+});
+
+export const ipListEvidenceSchema = z.object({
+  kind: z.enum(['tor', 'vpn', 'proxy', 'datacenter', 'blocklist']),
+  source: z.string(),
+  status: z.enum(['loaded', 'stale', 'missing', 'error']),
+  age_seconds: z.number().int().nullable(),
+  matched: z.boolean(),
 });
 
 export const ipResultSchema = z.object({
@@ -54,18 +72,10 @@ export const ipResultSchema = z.object({
   proxy: z.boolean(),
   tor: z.boolean(),
   datacenter: z.boolean(),
-  abuse_score: int('0 to 100 abuse risk, higher means more risk'),
+  abuse_score: score('0 to 100 abuse risk, higher means more risk'),
   credits_used: int('Always 1'),
   lists: z
-    .array(
-      z.object({
-        kind: z.enum(['tor', 'vpn', 'proxy', 'datacenter', 'blocklist']),
-        source: z.string(),
-        status: z.enum(['loaded', 'stale', 'missing', 'error']),
-        age_seconds: z.number().int().nullable(),
-        matched: z.boolean(),
-      }),
-    )
+    .array(ipListEvidenceSchema)
     .optional()
     .describe(
       'Only with ?explain=true: every open-data list behind the flags, its state and age, and whether it holds the address',
@@ -80,7 +90,7 @@ export const fraudReasonSchema = z.object({
 });
 
 export const verifyResultSchema = z.object({
-  fraud_score: int('0 to 100 combined fraud risk, higher means more risk'),
+  fraud_score: score('0 to 100 combined fraud risk, higher means more risk'),
   risk: z.enum(RISK_LEVELS),
   email: emailResultSchema.optional(),
   phone: phoneResultSchema.optional(),
@@ -97,31 +107,48 @@ export const verifyResultSchema = z.object({
     .describe('Only with ?explain=true: fraud_score = clamp(0, 100, fraud_base + sum of points)'),
 });
 
+export const batchTypeSchema = z.enum(BATCH_TYPES).describe('What every row of the CSV holds');
+
+export const batchJobErrorSchema = z.object({
+  code: z.enum(BATCH_ERROR_CODES),
+  message: z.string(),
+});
+
 export const batchJobSchema = z.object({
   id: z.string(),
   status: z.enum(BATCH_STATUSES),
-  type: z.enum(BATCH_TYPES),
+  type: batchTypeSchema,
   total_rows: z.number().int(),
   processed_rows: z.number().int(),
   result_url: z.string().nullable(),
   created_at: z.string().describe('ISO 8601 timestamp'),
-  error: z
-    .object({ code: z.enum(BATCH_ERROR_CODES), message: z.string() })
+  error: batchJobErrorSchema
     .optional()
     .describe(
       'Added in v1 (fields are only added): present only when status is failed; why the job failed, in the shape of an error body. Unprocessed rows are refunded.',
     ),
 });
 
-export const errorSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string() }),
+export const errorDetailSchema = z.object({
+  code: z
+    .string()
+    .describe(
+      'Machine-readable: validation_error, unauthorized, insufficient_credits, forbidden, not_found, request_timeout, gone, payload_too_large, unprocessable, rate_limited, headers_too_large, internal_error, service_unavailable',
+    ),
+  message: z.string().describe('Human-readable'),
 });
 
+/** The body of every non-2xx answer. */
+export const errorSchema = z.object({ error: errorDetailSchema });
+
+export const pingAccountSchema = z.object({ id: z.string(), name: z.string() });
+export const pingKeySchema = z.object({ id: z.string(), name: z.string() });
+
 export const pingResponseSchema = z.object({
-  account: z.object({ id: z.string(), name: z.string() }),
-  key: z.object({ id: z.string(), name: z.string() }),
+  account: pingAccountSchema,
+  key: pingKeySchema,
   credits_remaining: z.number().int(),
-  credits_used: z.literal(0),
+  credits_used: z.literal(0).describe('Always 0: ping is free'),
 });
 
 export const apiKeySchema = z.object({
@@ -139,6 +166,22 @@ export const issuedApiKeySchema = apiKeySchema.extend({
   key: z.string().describe('The key value; shown only in this response'),
 });
 
+/** GET /v1/keys. */
+export const apiKeyListSchema = z.object({ data: z.array(apiKeySchema) });
+
+/** POST /admin/accounts. */
+export const createdAccountSchema = z.object({
+  account_id: z.string(),
+  api_key: z.string(),
+  sign_in_url: z.string().optional().describe('With owner_email: one use, short expiry'),
+});
+
+/** POST /admin/accounts/{id}/credits: the balance the account's keys now see. */
+export const accountCreditsSchema = z.object({
+  account_id: z.string(),
+  credits_balance: z.number().int(),
+});
+
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const check = <T extends true>(_: T) => undefined;
 check<Same<z.infer<typeof emailResultSchema>, EmailResult>>(true);
@@ -147,6 +190,7 @@ check<Same<Omit<z.infer<typeof ipResultSchema>, 'lists'>, IpResult>>(true);
 check<Same<NonNullable<z.infer<typeof ipResultSchema>['lists']>[number], IpListEvidence>>(true);
 check<Same<Omit<z.infer<typeof verifyResultSchema>, 'reasons' | 'fraud_base'>, VerifyResult>>(true);
 check<Same<z.infer<typeof batchJobSchema>, BatchJob>>(true);
+check<Same<z.infer<typeof batchJobErrorSchema>, BatchJobError>>(true);
 check<Same<z.infer<typeof pingResponseSchema>, PingResponse>>(true);
 check<Same<z.infer<typeof apiKeySchema>, ApiKey>>(true);
 check<Same<z.infer<typeof issuedApiKeySchema>, IssuedApiKey>>(true);

@@ -18,7 +18,7 @@ import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/po
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { BATCH_TYPES, type BatchType } from '@verity/contracts';
-import { localBaseUrl } from '../http/public-url';
+import { publicBaseUrl } from '../http/public-url';
 import { multipartError, StorageFailure } from './multipart-errors';
 import { isMultipart, multipartParts, type MultipartLimits } from './multipart-parts';
 import { multipartLimits } from './multipart.setup';
@@ -134,7 +134,7 @@ export class BatchUploadService {
         totalRows: upload.rows,
         uploadKey: key,
         webhookUrl: upload.webhookUrl,
-        baseUrl: this.config.PUBLIC_URL ?? localBaseUrl(request),
+        baseUrl: publicBaseUrl(this.config.PUBLIC_URL, request),
         idempotencyKey,
         requestHash,
       });

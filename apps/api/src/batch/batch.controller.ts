@@ -1,11 +1,10 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Principal } from '@verity/accounts';
 import { BatchJobRepository, BatchJobsService } from '@verity/batch';
 import { VerityError } from '@verity/common';
-import { batchJobSchema, type BatchJob } from '@verity/contracts';
+import { batchCreateForm, batchJobSchema, type BatchJob } from '@verity/contracts';
 import { ApiCall } from '../auth/api-call.hook';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
@@ -15,6 +14,12 @@ import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { BatchDownloadService } from './batch-download.service';
 import { BatchUploadService, isJobId } from './batch-upload.service';
 import { NoStore } from '../http/no-store';
+
+const JOB_ID = {
+  name: 'jobId',
+  description: 'The id POST /v1/batch returned (BatchJob.id)',
+  schema: { type: 'string' },
+};
 
 /** Batch jobs: create from a CSV upload, poll, download the result by signed link. */
 @ApiTags('batch')
@@ -32,11 +37,27 @@ export class BatchController {
   @HttpCode(202)
   @UseGuards(ApiKeyGuard, RateLimitGuard)
   @ApiDoc({
+    operationId: 'createBatch',
     summary:
       'Create a batch job from a single-column CSV (multipart: type, file, webhook_url); 1 credit per row',
+    form: batchCreateForm,
     ok: batchJobSchema,
     okStatus: 202,
+    okDescription: 'The queued job (or, for a repeated Idempotency-Key, the job it created)',
+    okHeaders: {
+      'Idempotent-Replayed': {
+        description: 'true when an Idempotency-Key replayed an earlier job (docs/batch.md)',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
     errors: [400, 401, 402, 413, 422, 429],
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      '1 to 255 printable ASCII characters: the same key with the same request returns the job it created instead of a new one',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
   })
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -52,10 +73,13 @@ export class BatchController {
   @NoStore()
   @ApiCall({ ok: batchJobSchema })
   @ApiDoc({
+    operationId: 'getBatch',
     summary: 'A batch job; result_url is freshly signed once done',
     ok: batchJobSchema,
+    okDescription: 'The job',
     errors: [401, 404, 429],
   })
+  @ApiParam(JOB_ID)
   async get(
     principal: Principal,
     _body: undefined,
@@ -72,10 +96,25 @@ export class BatchController {
 
   @Get(':jobId/download')
   @ApiDoc({
+    operationId: 'downloadBatchResult',
     summary: 'Download a result CSV (authenticated by the sig of result_url, no API key)',
-    ok: z.string().describe('text/csv: the result file'),
+    ok: 'text/csv',
+    okDescription: 'The result file: a header row, then one row per input row (docs/batch.md)',
+    okHeaders: {
+      'Content-Disposition': {
+        description: 'attachment; filename="verity-<type>-<jobId>.csv"',
+        schema: { type: 'string' },
+      },
+    },
     errors: [403, 404, 410],
-    authenticated: false,
+    auth: 'none',
+  })
+  @ApiParam(JOB_ID)
+  @ApiQuery({
+    name: 'sig',
+    required: true,
+    description: 'The signature result_url carries (about an hour); 403 once expired',
+    schema: { type: 'string' },
   })
   async download(
     @Param('jobId') jobId: string,

@@ -1,6 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { z } from 'zod';
+import { ApiTags } from '@nestjs/swagger';
 import {
   AccountsService,
   ConsoleUsersService,
@@ -10,6 +9,8 @@ import {
 import {
   adminAddCreditsRequest,
   adminCreateAccountRequest,
+  accountCreditsSchema,
+  createdAccountSchema,
   type AdminAddCreditsRequest,
   type AdminCreateAccountRequest,
 } from '@verity/contracts';
@@ -21,7 +22,6 @@ import { NoStore } from '../http/no-store';
 
 /** Operator API, enabled by ADMIN_TOKEN (`Authorization: Bearer <token>`). */
 @ApiTags('admin')
-@ApiBearerAuth()
 @Controller('admin/accounts')
 @UseGuards(AdminGuard)
 export class AdminController {
@@ -35,16 +35,14 @@ export class AdminController {
   @NoStore()
   @HttpCode(201)
   @ApiDoc({
+    operationId: 'createAccount',
     summary: 'Create an account with credits and a first key',
     body: adminCreateAccountRequest,
-    ok: z.object({
-      account_id: z.string(),
-      api_key: z.string(),
-      sign_in_url: z.string().optional().describe('With owner_email: one use, short expiry'),
-    }),
+    ok: createdAccountSchema,
     okStatus: 201,
+    okDescription: 'The account and its first key (shown only here)',
     errors: [400, 401, 404, 422],
-    authenticated: false,
+    auth: 'admin',
   })
   async create(
     @Body(new ZodBodyPipe(adminCreateAccountRequest)) body: AdminCreateAccountRequest,
@@ -61,12 +59,14 @@ export class AdminController {
   @Post(':id/credits')
   @HttpCode(200)
   @ApiDoc({
+    operationId: 'addCredits',
     summary:
       'Add credits to an account; returns the balance its keys now see (GET /v1/ping credits_remaining)',
     body: adminAddCreditsRequest,
-    ok: z.object({ account_id: z.string(), credits_balance: z.number().int() }),
+    ok: accountCreditsSchema,
+    okDescription: 'The account’s balance after the top-up',
     errors: [400, 401, 404],
-    authenticated: false,
+    auth: 'admin',
   })
   async addCredits(
     @Param('id') id: string,

@@ -25,9 +25,11 @@ export class EmailController {
   @HttpCode(200)
   @ApiCall({ body: emailValidateRequest, ok: emailResultSchema })
   @ApiDoc({
+    operationId: 'validateEmail',
     summary: 'Validate an email address (1 credit)',
     body: emailValidateRequest,
     ok: emailResultSchema,
+    okDescription: 'The EmailResult',
     errors: [400, 401, 402, 429],
   })
   validate(

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
 import {
@@ -12,7 +12,7 @@ import {
 import { IP_ENGINE, type IpEnginePort } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
 import { BillingService } from '../billing/billing.service';
-import { ApiDoc } from '../openapi/api-docs.decorators';
+import { ApiDoc, ApiExplain } from '../openapi/api-docs.decorators';
 
 @ApiTags('ip')
 @Controller('v1/ip')
@@ -26,16 +26,14 @@ export class IpController {
   @HttpCode(200)
   @ApiCall({ body: ipIntelRequest, ok: ipResultSchema })
   @ApiDoc({
+    operationId: 'getIpIntel',
     summary: 'IP intelligence: geo, ASN, VPN/proxy/Tor/datacenter, abuse score (1 credit)',
     body: ipIntelRequest,
     ok: ipResultSchema,
+    okDescription: 'The IpResult; with explain=true also `lists`',
     errors: [400, 401, 402, 422, 429, 503],
   })
-  @ApiQuery({
-    name: 'explain',
-    required: false,
-    description: 'true adds `lists`: each open-data list behind the flags, its state and age',
-  })
+  @ApiExplain('true adds `lists`: each open-data list behind the flags, its state and age')
   intel(
     principal: Principal,
     body: IpIntelRequest,

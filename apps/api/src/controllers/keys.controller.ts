@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { z } from 'zod';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   ApiKeysService,
   type ApiKeyView,
@@ -8,7 +7,7 @@ import {
   type Principal,
 } from '@verity/accounts';
 import {
-  apiKeySchema,
+  apiKeyListSchema,
   createKeyRequest,
   issuedApiKeySchema,
   type CreateKeyRequest,
@@ -21,6 +20,8 @@ import { ApiDoc } from '../openapi/api-docs.decorators';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { NoStore } from '../http/no-store';
 
+const KEY_ID = { name: 'id', description: 'The key’s id (ApiKey.id)', schema: { type: 'string' } };
+
 /** Key management for the calling account. Key values appear only in create and rotate answers. */
 @ApiTags('keys')
 @Controller('v1/keys')
@@ -30,8 +31,10 @@ export class KeysController {
 
   @Get()
   @ApiDoc({
+    operationId: 'listKeys',
     summary: 'List the account’s active keys (never their values)',
-    ok: z.object({ data: z.array(apiKeySchema) }),
+    ok: apiKeyListSchema,
+    okDescription: 'The active keys, oldest first',
     errors: [401, 429],
   })
   async list(@CurrentPrincipal() principal: Principal): Promise<{ data: ApiKeyView[] }> {
@@ -42,9 +45,11 @@ export class KeysController {
   @NoStore()
   @HttpCode(201)
   @ApiDoc({
+    operationId: 'createKey',
     summary: 'Create a key with a friendly name; the value is returned once',
     body: createKeyRequest,
     ok: issuedApiKeySchema,
+    okDescription: 'The new key with its value (shown only here)',
     okStatus: 201,
     errors: [400, 401, 422, 429],
   })
@@ -56,11 +61,14 @@ export class KeysController {
   }
 
   @Post(':id/rotate')
+  @ApiParam(KEY_ID)
   @NoStore()
   @HttpCode(200)
   @ApiDoc({
+    operationId: 'rotateKey',
     summary: 'Issue a new value for a key; the old value stops working at once',
     ok: issuedApiKeySchema,
+    okDescription: 'The key with its new value (shown only here)',
     errors: [401, 404, 429],
   })
   rotate(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<IssuedApiKey> {
@@ -68,11 +76,14 @@ export class KeysController {
   }
 
   @Delete(':id')
+  @ApiParam(KEY_ID)
   @HttpCode(204)
   @ApiDoc({
+    operationId: 'deleteKey',
     summary: 'Revoke a key for good',
-    ok: z.null(),
+    ok: null,
     okStatus: 204,
+    okDescription: 'Revoked; no body',
     errors: [401, 404, 429],
   })
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {

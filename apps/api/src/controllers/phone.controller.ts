@@ -25,9 +25,11 @@ export class PhoneController {
   @HttpCode(200)
   @ApiCall({ body: phoneValidateRequest, ok: phoneResultSchema })
   @ApiDoc({
+    operationId: 'validatePhone',
     summary: 'Validate a phone number (1 credit; 5 with hlr: true)',
     body: phoneValidateRequest,
     ok: phoneResultSchema,
+    okDescription: 'The PhoneResult; hlr is null unless hlr: true was sent',
     errors: [400, 401, 402, 429, 503],
   })
   validate(

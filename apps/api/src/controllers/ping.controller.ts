@@ -16,8 +16,10 @@ export class PingController {
   @Get('ping')
   @ApiCall({ ok: pingResponseSchema })
   @ApiDoc({
+    operationId: 'ping',
     summary: 'Check a key: its account, its name and the credits remaining (free)',
     ok: pingResponseSchema,
+    okDescription: 'The key, its account and the balance',
     errors: [401, 429],
   })
   async ping(principal: Principal) {

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
 import {
@@ -18,7 +18,7 @@ import {
 } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
 import { BillingService } from '../billing/billing.service';
-import { ApiDoc } from '../openapi/api-docs.decorators';
+import { ApiDoc, ApiExplain } from '../openapi/api-docs.decorators';
 import { runVerify, type VerifyAnswer } from './verify.work';
 
 @ApiTags('verify')
@@ -35,16 +35,14 @@ export class VerifyController {
   @HttpCode(200)
   @ApiCall({ body: verifyRequest, ok: verifyResultSchema })
   @ApiDoc({
+    operationId: 'verify',
     summary: `Combined fraud check of email, phone and/or IP (${CREDIT_COST.verify} credits)`,
     body: verifyRequest,
     ok: verifyResultSchema,
+    okDescription: 'The VerifyResult; with explain=true also `fraud_base` and `reasons`',
     errors: [400, 401, 402, 422, 429, 503],
   })
-  @ApiQuery({
-    name: 'explain',
-    required: false,
-    description: 'true adds `reasons` with each contribution',
-  })
+  @ApiExplain('true adds `fraud_base` and `reasons`, each contribution to fraud_score')
   verify(
     principal: Principal,
     body: VerifyRequest,

@@ -10,3 +10,8 @@ export function localBaseUrl(request: FastifyRequest): string {
   const host = localAddress?.includes(':') ? `[${localAddress}]` : (localAddress ?? '127.0.0.1');
   return `http://${host.replace(/^\[::ffff:([\d.]+)\]$/, '$1')}:${localPort}`;
 }
+
+/** The base URL clients reach the API at: PUBLIC_URL, else `localBaseUrl`; no trailing slash. */
+export function publicBaseUrl(publicUrl: string | undefined, request: FastifyRequest): string {
+  return (publicUrl ?? localBaseUrl(request)).replace(/\/+$/, '');
+}

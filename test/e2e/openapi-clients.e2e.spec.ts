@@ -1,0 +1,241 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ADMIN_TOKEN, rawRequest, startTestStack, type TestStack } from '@verity/testing';
+import { IngestModule } from '../../apps/ingest/src/ingest.module';
+import { ScorerModule } from '../../apps/scorer/src/scorer.module';
+import {
+  calledOperations,
+  compileJavaFlow,
+  compileTypeScriptFlow,
+  generatorJar,
+  javaToolsMissing,
+  openApiGenerator,
+  runFlow,
+} from './openapi-generator';
+
+const run = promisify(execFile);
+const REPO = resolve(__dirname, '../../..');
+
+const OPERATION_IDS = [
+  'addCredits',
+  'createAccount',
+  'createBatch',
+  'createKey',
+  'deleteKey',
+  'downloadBatchResult',
+  'getBatch',
+  'getIpIntel',
+  'listKeys',
+  'ping',
+  'rotateKey',
+  'validateEmail',
+  'validatePhone',
+  'verify',
+];
+
+interface Operation {
+  operationId: string;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: object }[];
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+}
+
+// Without Java or Maven the generated clients cannot be built: skipped with the reason, except
+// in CI, which always has them (.ci/run), where the test fails instead.
+const missingJava = javaToolsMissing();
+const skipJava = missingJava !== null && process.env.CI !== 'true' ? missingJava : false;
+
+describe('/v1/openapi.json as client generators and linters read it', () => {
+  let stack: TestStack;
+  let dir: string;
+  let docPath: string;
+  let document: {
+    servers: { url: string }[];
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, unknown> };
+  };
+  const operations = () => Object.values(document.paths).flatMap((path) => Object.values(path));
+
+  before(async () => {
+    // The embedded default, batch pipeline included: API, ingest and scorer in one process.
+    stack = await startTestStack({
+      env: { RATE_LIMIT_PER_SECOND: '10000', RATE_LIMIT_BURST: '10000' },
+      modules: [IngestModule, ScorerModule],
+    });
+    dir = await mkdtemp(join(tmpdir(), 'verity-openapi-'));
+    const served = await stack.client.get('/v1/openapi.json');
+    assert.equal(served.status, 200);
+    document = served.body;
+    docPath = join(dir, 'openapi.json');
+    await writeFile(docPath, JSON.stringify(document));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await stack.close();
+  });
+
+  it('names every operation, its security and the server it was fetched from', () => {
+    assert.deepEqual(
+      operations()
+        .map((o) => o.operationId)
+        .sort(),
+      OPERATION_IDS,
+    );
+    assert.deepEqual(document.servers, [{ url: stack.client.baseUrl }]);
+    for (const op of operations()) {
+      const expected =
+        op.operationId === 'downloadBatchResult'
+          ? []
+          : [{ [/Account|Credits/.test(op.operationId) ? 'AdminToken' : 'ApiKey']: [] }];
+      assert.deepEqual(op.security, expected, op.operationId);
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) < 400) continue;
+        const schema = response.content?.['application/json']?.schema;
+        assert.deepEqual(schema, { $ref: '#/components/schemas/Error' }, op.operationId);
+      }
+    }
+    for (const name of ['EmailResult', 'PhoneResult', 'IpResult', 'VerifyResult', 'BatchJob'])
+      assert.ok(document.components.schemas[name], name);
+    for (const name of ['ApiKey', 'IssuedApiKey', 'PingResponse', 'Error', 'BatchCreateForm'])
+      assert.ok(document.components.schemas[name], name);
+  });
+
+  it('describes parameters, bodies and answers as the server handles them', () => {
+    const op = (path: string, method: string) => document.paths[path][method];
+    const param = (path: string, method: string, name: string) =>
+      op(path, method).parameters?.find((p) => p.name === name);
+    const schemas = document.components.schemas as Record<string, any>;
+    for (const [path, method] of [
+      ['/v1/batch/{jobId}', 'get'],
+      ['/v1/batch/{jobId}/download', 'get'],
+    ]) {
+      const jobId = param(path, method, 'jobId');
+      assert.deepEqual(
+        [jobId?.in, jobId?.required, jobId?.schema],
+        ['path', true, { type: 'string' }],
+      );
+    }
+    const sig = param('/v1/batch/{jobId}/download', 'get', 'sig');
+    assert.deepEqual([sig?.in, sig?.required, sig?.schema], ['query', true, { type: 'string' }]);
+    const download = op('/v1/batch/{jobId}/download', 'get').responses['200'];
+    assert.deepEqual(download.content, { 'text/csv': { schema: { type: 'string' } } });
+    assert.equal(op('/v1/keys/{id}', 'delete').responses['204'].content, undefined);
+    assert.deepEqual(op('/v1/batch', 'post').requestBody?.content, {
+      'multipart/form-data': { schema: { $ref: '#/components/schemas/BatchCreateForm' } },
+    });
+    const form = schemas.BatchCreateForm;
+    assert.deepEqual(form.required, ['type', 'file']);
+    assert.deepEqual(form.properties.type.enum, ['email', 'phone', 'ip']);
+    assert.equal(form.properties.file.format, 'binary');
+    assert.equal(form.properties.webhook_url.type, 'string');
+    // Always present but not `required`: okhttp-gson clients of OpenAPI Generator 7.10.0 fail
+    // on a required object that is null (docs/api.md).
+    assert.ok(!schemas.PhoneResult.required.includes('hlr'));
+    const { type, nullable, allOf } = schemas.PhoneResult.properties.hlr;
+    assert.deepEqual(
+      { type, nullable, allOf },
+      { type: 'object', nullable: true, allOf: [{ $ref: '#/components/schemas/HlrResult' }] },
+    );
+    const { enum: values, ...free } = schemas.PingResponse.properties.credits_used;
+    assert.equal(values, undefined);
+    assert.deepEqual(
+      [free.type, free.minimum, free.maximum, free.format],
+      ['integer', 0, 0, 'int32'],
+    );
+    for (const path of ['/v1/ip/intel', '/v1/verify']) {
+      const explain = param(path, 'post', 'explain');
+      assert.deepEqual(
+        [explain?.in, explain?.schema],
+        ['query', { type: 'boolean', default: false }],
+      );
+    }
+  });
+
+  it('names PUBLIC_URL as the server when set, never the Host header a client sends', async () => {
+    const forged = await rawRequest(stack.client.baseUrl, [
+      'GET /v1/openapi.json HTTP/1.1\r\nHost: attacker.example\r\n' +
+        'X-Forwarded-Host: attacker.example\r\nConnection: close\r\n\r\n',
+    ]);
+    assert.ok(forged);
+    assert.equal(forged.status, 200);
+    assert.deepEqual(JSON.parse(forged.body).servers, [{ url: stack.client.baseUrl }]);
+    const behindProxy = await startTestStack({
+      env: { PUBLIC_URL: 'https://verity.example.com/' },
+    });
+    try {
+      const served = await behindProxy.client.get('/v1/openapi.json');
+      assert.deepEqual(served.body.servers, [{ url: 'https://verity.example.com' }]);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('passes Redocly CLI’s recommended rules with no error and no warning', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        join(REPO, 'node_modules/@redocly/cli/bin/cli.js'),
+        'lint',
+        '--config',
+        join(REPO, 'redocly.yaml'),
+        '--format',
+        'json',
+        docPath,
+      ],
+      // Telemetry is off in redocly.yaml too; no notice checks either.
+      { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' } },
+    );
+    const report = JSON.parse(stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string }[];
+    };
+    const problems = report.problems.map((p) => `${p.ruleId}: ${p.message}`);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });
+  });
+
+  describe('OpenAPI Generator (from Maven Central)', { skip: skipJava }, () => {
+    let jar: string;
+    before(async () => {
+      if (missingJava !== null) throw new Error(missingJava);
+      jar = await generatorJar();
+    });
+
+    it('validates the document with no issue, recommendations included', async () => {
+      const output = await openApiGenerator(jar, ['validate', '--recommend', '-i', docPath]);
+      assert.match(output, /No validation issues detected\./, output);
+    });
+
+    it('typescript-fetch: the generated client compiles and runs every operation', async (t) => {
+      const out = join(dir, 'typescript');
+      await openApiGenerator(jar, [
+        'generate',
+        '-g',
+        'typescript-fetch',
+        '-i',
+        docPath,
+        '-o',
+        join(out, 'generated'),
+      ]);
+      const flow = await compileTypeScriptFlow(out);
+      const stdout = await runFlow(process.execPath, [flow, ADMIN_TOKEN]);
+      for (const line of stdout.trim().split('\n')) t.diagnostic(line);
+      assert.deepEqual(calledOperations(stdout), OPERATION_IDS, stdout);
+    });
+
+    it('java (okhttp-gson): the generated client compiles and runs every operation', async (t) => {
+      const out = join(dir, 'java');
+      await openApiGenerator(jar, ['generate', '-g', 'java', '-i', docPath, '-o', out]);
+      const classpath = await compileJavaFlow(out);
+      const stdout = await runFlow('java', ['-cp', classpath, 'VerityFlow', ADMIN_TOKEN]);
+      for (const line of stdout.trim().split('\n')) t.diagnostic(line);
+      assert.deepEqual(calledOperations(stdout), OPERATION_IDS, stdout);
+    });
+  });
+});
