@@ -42,8 +42,8 @@ export interface KafkaRowBusOptions {
 }
 
 /**
- * Three copies survive one broker's loss with acks=all and min.insync.replicas=2; a cluster
- * smaller than three brokers can only hold as many copies as it has brokers.
+ * Three copies keep every chunk through one broker's loss (the producer writes with acks=all);
+ * a cluster of fewer brokers can hold only as many copies as it has brokers.
  */
 export function defaultReplicationFactor(brokers: number): number {
   return Math.max(1, Math.min(3, brokers));
