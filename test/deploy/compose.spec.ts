@@ -124,6 +124,17 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('publishes nothing of PostgreSQL, Redis and the S3 API, and the rest on 127.0.0.1 only', () => {
+    for (const name of ['postgres', 'redis', 'minio-init'])
+      assert.equal(service(name).ports, undefined, `${name} publishes no port`);
+    assert.ok(!hostPorts('minio').includes('9000'), 'the S3 API stays on the compose network');
+    for (const name of Object.keys(services)) {
+      for (const p of asArray(service(name).ports ?? [], `${name}.ports`)) {
+        assert.match(str(p), /^127\.0\.0\.1:\d+:\d+$/, `${name} publishes ${str(p)}`);
+      }
+    }
+  });
+
   it('publishes unique host ports and none for the replicated scorer', () => {
     const seen = new Map<string, string>();
     for (const name of Object.keys(services)) {
@@ -164,8 +175,17 @@ describe('docker-compose.yml', () => {
       if (NO_HEALTHCHECK[name] !== undefined) {
         assert.equal(test, undefined, `${name} is exempt but has a healthcheck`);
         assert.ok(raw.includes(NO_HEALTHCHECK[name]), `${name}: docker-compose.yml says why`);
-      } else assert.ok(Array.isArray(test) && test.length > 1, `${name} healthcheck`);
+      } else {
+        // A string (CMD-SHELL) is the one form podman-compose 1.0.3 runs for every service and
+        // replica: it consumes a list's first item in place and joins a CMD list into one word.
+        assert.equal(typeof test, 'string', `${name} healthcheck test is a string`);
+        assert.ok(str(test).trim().length > 0, `${name} healthcheck`);
+      }
     }
+  });
+
+  it('shares no healthcheck through a YAML anchor', () => {
+    assert.doesNotMatch(readRepoFile('docker-compose.yml'), /healthcheck:\s*[*&]/);
   });
 
   it('pins every image to a version tag, never latest', () => {

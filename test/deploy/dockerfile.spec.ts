@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { deployableCommand, readRepoFile } from './deploy-files';
+import { deployableCommand, readRepoFile, readYaml, repoPathExists } from './deploy-files';
 
 interface Stage {
   readonly from: string;
@@ -62,6 +62,46 @@ describe('Dockerfile', () => {
     assert.deepEqual(JSON.parse(cmd.slice('CMD '.length)), deployableCommand('api'));
     const env = runtime.instructions.filter((i) => i.startsWith('ENV ')).join(' ');
     assert.match(env, /HOST=0\.0\.0\.0/);
+  });
+
+  it('carries the bundled data sets npm start seeds VERITY_HOME from', () => {
+    const runtime = dockerfile[dockerfile.length - 1];
+    assert.ok(runtime.instructions.includes('COPY data ./data'), 'data/ is copied to /app/data');
+    assert.ok(!ignore.includes('data'), 'data/ stays in the build context');
+    // bundledDataDir() walks up from dist/libs/integrations/src/ip-data to the folder holding
+    // data/ip/SNAPSHOT.json: /app, where dist/ is too.
+    assert.ok(repoPathExists('data/ip/SNAPSHOT.json'));
+    assert.ok(runtime.instructions.some((i) => i.startsWith('WORKDIR /app')));
+  });
+
+  it('ships the deployables compiled, never the compiled tests and benchmarks', () => {
+    const runtime = dockerfile[dockerfile.length - 1];
+    const copies = runtime.instructions
+      .filter((i) => i.startsWith(`COPY --from=${dockerfile[0].name} `))
+      .map((i) => i.split(/\s+/)[2]);
+    assert.deepEqual(copies.sort(), ['/app/dist/apps', '/app/dist/console', '/app/dist/libs']);
+  });
+
+  it('stops on SIGTERM, and every stop grace written down fits SHUTDOWN_TIMEOUT_MS', () => {
+    const runtime = dockerfile[dockerfile.length - 1];
+    assert.deepEqual(
+      runtime.instructions.filter((i) => i.startsWith('STOPSIGNAL ')),
+      ['STOPSIGNAL SIGTERM'],
+    );
+    const compose = readYaml('docker-compose.yml') as {
+      services: Record<string, { stop_grace_period?: string; environment?: unknown }>;
+    };
+    const shutdownMs = Number(
+      /SHUTDOWN_TIMEOUT_MS: '(\d+)'/.exec(readRepoFile('docker-compose.yml'))?.[1],
+    );
+    for (const app of ['api', 'ingest', 'scorer']) {
+      const grace = /^(\d+)s$/.exec(compose.services[app].stop_grace_period ?? '');
+      assert.ok(grace, `${app} has stop_grace_period in seconds`);
+      assert.ok(Number(grace[1]) * 1000 > shutdownMs, `${app}: grace above SHUTDOWN_TIMEOUT_MS`);
+    }
+    // The image cannot carry a stop timeout; the Dockerfile and the runbook name the one to use.
+    assert.match(readRepoFile('Dockerfile'), /docker stop -t 30/);
+    assert.match(readRepoFile('docs/operations.md'), /--stop-timeout 30/);
   });
 
   it('keeps local state, build output and secrets out of the build context', () => {

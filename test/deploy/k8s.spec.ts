@@ -10,6 +10,7 @@ import {
   type JsonObject,
   str,
 } from './deploy-files';
+import { batchNames } from '@verity/batch';
 import { CHECK_TIMEOUT_MS } from '@verity/platform';
 import { render, resourceId } from './kubectl-kustomize';
 import { schemaError } from './k8s-models';
@@ -50,6 +51,13 @@ function containerEnv(rs: JsonObject[], c: JsonObject): Record<string, string> {
   return env;
 }
 
+/** The trigger watches the topic and group the scorers use (batchNames of their BATCH_NAMESPACE). */
+function assertKedaWatchesScorers(trigger: JsonObject, scorerEnv: Record<string, string>): void {
+  const names = batchNames(checkVerityEnv(scorerEnv).config?.BATCH_NAMESPACE);
+  assert.equal(at(trigger, 'metadata', 'topic'), names.chunksTopic);
+  assert.equal(at(trigger, 'metadata', 'consumerGroup'), names.scorerGroup);
+}
+
 function checkTree(label: string, rs: JsonObject[]): void {
   describe(label, () => {
     it('every manifest validates against its Kubernetes / CRD schema', () => {
@@ -70,6 +78,23 @@ function checkTree(label: string, rs: JsonObject[]): void {
         assert.equal(config?.JOB_QUEUE, 'bull');
         assert.equal(config?.BLOB_STORE, 's3');
         assert.equal(config?.HOST, '0.0.0.0');
+      }
+    });
+
+    it('seeds each pod from the image and refreshes the lists into its own writable VERITY_HOME', () => {
+      for (const app of APPS) {
+        const d = find(rs, 'Deployment', `verity-${app}`);
+        const config = checkVerityEnv(containerEnv(rs, container(d))).config;
+        assert.equal(config?.DATA_REFRESH_INTERVAL, 'on', app);
+        const home = str(config?.VERITY_HOME);
+        const mount = asArray(container(d).volumeMounts, 'volumeMounts').find((m) =>
+          home.startsWith(`${str(at(m, 'mountPath'))}/`),
+        );
+        assert.ok(mount, `${app}: VERITY_HOME ${home} is on a mounted volume`);
+        const volume = asArray(at(d, 'spec', 'template', 'spec', 'volumes'), 'volumes').find(
+          (v) => at(v, 'name') === at(mount, 'name'),
+        );
+        assert.ok(at(volume, 'emptyDir'), `${app}: a per-pod emptyDir, not shared state`);
       }
     });
 
@@ -156,9 +181,8 @@ function checkTree(label: string, rs: JsonObject[]): void {
       assert.equal(at(so, 'spec', 'scaleTargetRef', 'name'), 'verity-scorer');
       const trigger = asObject(at(so, 'spec', 'triggers', 0), 'trigger');
       assert.equal(trigger.type, 'kafka');
-      assert.equal(at(trigger, 'metadata', 'topic'), 'verity.batch.chunks');
-      assert.equal(at(trigger, 'metadata', 'consumerGroup'), 'verity-scorers');
       const scorerEnv = containerEnv(rs, container(find(rs, 'Deployment', 'verity-scorer')));
+      assertKedaWatchesScorers(trigger, scorerEnv);
       const fromEnv = str(at(trigger, 'metadata', 'bootstrapServersFromEnv'));
       assert.ok(scorerEnv[fromEnv], `${fromEnv} is set in the scorer environment`);
       const partitions = Number(scorerEnv.KAFKA_CHUNK_PARTITIONS);
@@ -201,6 +225,22 @@ const base = render(BASE);
 const overlay = render(OVERLAY);
 checkTree('kubernetes base', base);
 checkTree('kubernetes example overlay', overlay);
+
+describe('BATCH_NAMESPACE in a kubernetes overlay (the batch-namespace component)', () => {
+  const rs = render('test/deploy/fixtures/batch-namespace');
+
+  it('prefixes the topic and group KEDA watches as the scorers prefix theirs', () => {
+    const scorerEnv = containerEnv(rs, container(find(rs, 'Deployment', 'verity-scorer')));
+    assert.equal(scorerEnv.BATCH_NAMESPACE, 'acme');
+    const trigger = asObject(
+      at(find(rs, 'ScaledObject', 'verity-scorer'), 'spec', 'triggers', 0),
+      'trigger',
+    );
+    assertKedaWatchesScorers(trigger, scorerEnv);
+    assert.equal(at(trigger, 'metadata', 'topic'), 'acme.verity.batch.chunks');
+    for (const r of rs) assert.equal(schemaError(r), undefined, resourceId(r));
+  });
+});
 
 describe('kubernetes example overlay specifics', () => {
   it('puts namespaced resources in the verity namespace it creates', () => {

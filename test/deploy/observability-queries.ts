@@ -38,10 +38,14 @@ export function panelQueries(): PanelQuery[] {
 
 /**
  * A panel query as Grafana sends it to Prometheus: `$job` (multi-value, "All") becomes a regex
- * matching every job and `$__rate_interval` the given window.
+ * matching every job, and `$__rate_interval` and `$__range` (the dashboard's time range) the
+ * given window: the test's Prometheus holds only the seconds it has been scraping.
  */
 export function asSentByGrafana(expr: string, rateInterval: string): string {
-  return expr.replaceAll('$__rate_interval', rateInterval).replaceAll('$job', '.+');
+  return expr
+    .replaceAll('$__rate_interval', rateInterval)
+    .replaceAll('$__range', rateInterval)
+    .replaceAll('$job', '.+');
 }
 
 /** Every alerting rule of alerts.yml, in file order. */

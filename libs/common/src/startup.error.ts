@@ -5,7 +5,8 @@ export type StartupFailure =
   | 'data_dir_not_writable'
   | 'data_dir_locked'
   | 'node_unsupported'
-  | 'database_user_missing';
+  | 'database_user_missing'
+  | 'embedded_database_not_installed';
 
 /**
  * A process could not start for a reason its operator can fix. The message is one sentence

@@ -8,11 +8,23 @@ export class ConfigError extends Error {
   }
 }
 
+/** How the process was started: `verity start` (all-in-one) or one deployable on its own. */
+export interface LoadConfigOptions {
+  /**
+   * A deployable (api, ingest, scorer) runs next to others that must share its database, so it
+   * needs DATABASE_URL unless EMBEDDED_DATABASE=true asks for a private embedded one.
+   */
+  readonly deployable?: boolean;
+}
+
 /**
  * Reads and validates configuration once. Empty strings count as unset so that
  * `FOO=` in an env file falls back to the default instead of failing.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: LoadConfigOptions = {},
+): AppConfig {
   const raw: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (value !== undefined && value !== '') raw[key] = value;
@@ -23,6 +35,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(
       parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`),
     );
+  }
+  if (options.deployable === true && !parsed.data.DATABASE_URL && !parsed.data.EMBEDDED_DATABASE) {
+    throw new ConfigError([
+      'DATABASE_URL: required by a deployable started on its own (set it to the shared PostgreSQL, or EMBEDDED_DATABASE=true for a private embedded one)',
+    ]);
   }
   return parsed.data;
 }

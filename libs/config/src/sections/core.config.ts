@@ -11,6 +11,12 @@ export const coreSchema = z.object({
   TRUST_PROXY: envTrustProxy(),
   VERITY_HOME: z.string().min(1).default('./.verity'),
   DATABASE_URL: z.url().optional(),
+  /**
+   * A deployable started on its own (api, ingest, scorer) runs the embedded PostgreSQL under
+   * VERITY_HOME only when this is true; otherwise it needs DATABASE_URL (docs/operations.md,
+   * "DATABASE_URL"). `verity start` uses the embedded database whenever DATABASE_URL is unset.
+   */
+  EMBEDDED_DATABASE: envBool(false),
   DATABASE_POOL_SIZE: envInt(10),
   REDIS_URL: z.url().optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

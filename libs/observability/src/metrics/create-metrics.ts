@@ -44,6 +44,8 @@ import {
   type ConsumerLag,
   type DataAgeSource,
   type DataSourceAge,
+  type DataSourceState,
+  type DataStateSource,
   type JobIdle,
   type JobIdleSource,
   type LagSource,
@@ -119,6 +121,8 @@ export interface VerityMetrics {
   setLagSource(source: LagSource | undefined): void;
   /** Sets (or clears) the scrape-time reader of `verity_data_source_age_seconds`. */
   setDataAgeSource(source: DataAgeSource | undefined): void;
+  /** Sets (or clears) the scrape-time reader of `verity_data_source_loaded`. */
+  setDataStateSource(source: DataStateSource | undefined): void;
   /** Sets (or clears) the scrape-time reader of `verity_readiness_check`. */
   setReadinessSource(source: ReadinessSource | undefined): void;
   /** Sets (or clears) the scrape-time reader of `verity_batch_job_idle_seconds`. */
@@ -269,6 +273,12 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     deadline,
     (g, row) => g.set({ source: row.source }, row.ageSeconds),
   );
+  const state = sourcedGauge<'source', DataSourceState>(
+    registry,
+    'verity_data_source_loaded',
+    deadline,
+    (g, row) => g.set({ source: row.source }, row.loaded ? 1 : 0),
+  );
   // Readiness checks carry their own deadline (a hung one reports failing), so the reader
   // waits a little longer than the usual deadline: a failing check must show as 0, not vanish.
   const readiness = sourcedGauge<'check', ReadinessResult>(
@@ -316,6 +326,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
       http.record(method, route, status, seconds),
     setLagSource: (source) => lag.set(source),
     setDataAgeSource: (source) => age.set(source),
+    setDataStateSource: (source) => state.set(source),
     setReadinessSource: (source) => readiness.set(source),
     setJobIdleSource: (source) => idle.set(source),
   };

@@ -113,6 +113,12 @@ export const METRIC_CATALOGUE = [
     labels: ['source'],
   },
   {
+    name: 'verity_data_source_loaded',
+    type: 'gauge',
+    help: 'Whether each data set is in use (1: loaded or stale) or has never loaded in this process (0: missing or unreadable).',
+    labels: ['source'],
+  },
+  {
     name: 'verity_readiness_check',
     type: 'gauge',
     help: 'Readiness check result at scrape time, by check (database, row_bus, job_queue, blob_store, ...): 1 passing, 0 failing.',

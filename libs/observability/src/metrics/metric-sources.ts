@@ -19,6 +19,16 @@ export interface DataSourceAge {
 /** Reads data-set ages at scrape time; the engines that load data sets provide it. */
 export type DataAgeSource = () => Promise<readonly DataSourceAge[]> | readonly DataSourceAge[];
 
+/** Whether one data set is in use: loaded or stale (true), or never loaded: missing or unreadable (false). */
+export interface DataSourceState {
+  readonly source: string;
+  readonly loaded: boolean;
+}
+
+/** Reads data-set states at scrape time; the engines that load data sets provide it. */
+export type DataStateSource = () =>
+  Promise<readonly DataSourceState[]> | readonly DataSourceState[];
+
 /** One readiness check's result, as /readyz computes it. */
 export interface ReadinessResult {
   readonly check: string;

@@ -74,6 +74,12 @@ export async function buildEngines(
       .filter((s) => s.age_seconds !== null)
       .map((s) => ({ source: s.id, ageSeconds: s.age_seconds! })),
   );
+  // A list that never loaded has no age, so the stale alert cannot see it: its own gauge does.
+  metrics?.setDataStateSource(() =>
+    ipData
+      .dataStatus()
+      .map((s) => ({ source: s.id, loaded: s.status === 'loaded' || s.status === 'stale' })),
+  );
   const interval = config.DATA_REFRESH_INTERVAL;
   const refresh =
     interval === 'off'

@@ -83,7 +83,7 @@ export function runMain(name: string, main: (config: AppConfig) => Promise<void>
     process.exit(1);
   };
   try {
-    main(loadConfig()).catch(fail);
+    main(loadConfig(undefined, { deployable: true })).catch(fail);
   } catch (error) {
     fail(error);
   }

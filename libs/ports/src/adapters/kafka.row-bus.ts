@@ -37,6 +37,16 @@ export interface KafkaRowBusOptions {
   maxWaitTimeMs?: number;
   /** kafkajs logs through it (kafka.log.ts); without one, its own console lines at warn. */
   logger?: Logger;
+  /** Replication factor of the topics ensureTopic creates; unset: {@link defaultReplicationFactor}. */
+  replicationFactor?: number;
+}
+
+/**
+ * Three copies keep every chunk through one broker's loss (the producer writes with acks=all);
+ * a cluster of fewer brokers can hold only as many copies as it has brokers.
+ */
+export function defaultReplicationFactor(brokers: number): number {
+  return Math.max(1, Math.min(3, brokers));
 }
 
 /** How often {@link KafkaRowBus.ensureTopic} asks again while a new topic's metadata propagates. */
@@ -152,11 +162,14 @@ export class KafkaRowBus implements RowBus {
     >
   >;
 
+  private readonly replicationFactor: number | undefined;
+
   constructor(options: KafkaRowBusOptions) {
     installKafkaIdleFix(); // idle connections must not spin (kafka.request-queue.ts)
     installKafkaCrc32c(); // produced batches are checksummed eight bytes a step (kafka.crc32c.ts)
     installKafkaEncoderAlloc(); // request buffers grow without zero-filling (kafka.encoder.ts)
     const { logger } = options;
+    this.replicationFactor = options.replicationFactor;
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -197,8 +210,12 @@ export class KafkaRowBus implements RowBus {
     // (then createTopics returns false), so look first: a normal start logs no error. Two
     // processes creating the same new topic at once can still log it once; that is harmless.
     if (!(await admin.listTopics()).includes(topic)) {
+      // Explicit, never the broker's default.replication.factor (1 unless the operator set it).
+      const replicationFactor =
+        this.replicationFactor ??
+        defaultReplicationFactor((await admin.describeCluster()).brokers.length);
       const made = await admin.createTopics({
-        topics: [{ topic, numPartitions: partitions }],
+        topics: [{ topic, numPartitions: partitions, replicationFactor }],
         waitForLeaders: true,
       });
       if (made) {

@@ -19,7 +19,10 @@ function required<T>(value: T | undefined, name: string): T {
 
 /** The RowBus chosen by ROW_BUS (memory | kafka); kafkajs logs through `logger`. */
 export function createRowBus(
-  config: Pick<AppConfig, 'ROW_BUS' | 'KAFKA_BROKERS' | 'KAFKA_CLIENT_ID'>,
+  config: Pick<
+    AppConfig,
+    'ROW_BUS' | 'KAFKA_BROKERS' | 'KAFKA_CLIENT_ID' | 'KAFKA_REPLICATION_FACTOR'
+  >,
   logger?: Logger,
 ): RowBus {
   switch (config.ROW_BUS) {
@@ -29,6 +32,7 @@ export function createRowBus(
       return new KafkaRowBus({
         brokers: config.KAFKA_BROKERS,
         clientId: config.KAFKA_CLIENT_ID,
+        replicationFactor: config.KAFKA_REPLICATION_FACTOR,
         logger,
       });
   }
