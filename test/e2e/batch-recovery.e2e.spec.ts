@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { batchNames } from '@verity/batch';
+import { BatchJobRepository, batchNames } from '@verity/batch';
 import { ROW_BUS, type RowBus } from '@verity/ports';
 import {
   createTestDatabase,
@@ -218,5 +218,53 @@ describe('batch recovery of the embedded default (in-process row bus and queue)'
     assert.equal(byId.get(jobs[0]), null);
     assert.equal(byId.get(jobs[1]), 'ingest-b/alive');
     await restarted.close();
+  });
+
+  it('gives an assembly claim back when assembly fails, retrying the release while it fails', async () => {
+    const stack = await pipeline({}, [IngestModule]);
+    const repository = stack.app.get(BatchJobRepository);
+    const account = await stack.account(100, 'release');
+    const created = await postBatch(stack.client, account.apiKey, [
+      ['type', 'email'],
+      ['file', emails(2)],
+    ]);
+    const jobId = created.body.id as string;
+    const jobRow = async () =>
+      (
+        await stack.dataSource.query<
+          { chunk_count: number | null; assembly_token: string | null }[]
+        >('SELECT chunk_count, assembly_token FROM batch_jobs WHERE id = $1', [jobId])
+      )[0];
+    await eventually(
+      async () => ((await jobRow()).chunk_count !== null ? true : undefined),
+      'the split report',
+    );
+    // Ready to assemble (no scorer here: pretend every chunk is in).
+    await stack.dataSource.query('UPDATE batch_jobs SET chunks_done = chunk_count WHERE id = $1', [
+      jobId,
+    ]);
+    // The database refuses the first two releases (as while it restarts).
+    const target = repository as unknown as {
+      releaseAssembly(jobId: string, token: string): Promise<void>;
+    };
+    const release = target.releaseAssembly.bind(repository);
+    let refusals = 2;
+    const attempts: string[] = [];
+    target.releaseAssembly = async (id, token) => {
+      attempts.push(token);
+      if (refusals-- > 0) throw new Error('connection terminated');
+      return release(id, token);
+    };
+    await assert.rejects(
+      repository.tryAssembly(jobId, 'ingest-x', () => Promise.reject(new Error('upload failed'))),
+      /upload failed/,
+    );
+    await eventually(
+      async () => ((await jobRow()).assembly_token === null ? true : undefined),
+      'the claim given back',
+    );
+    assert.equal(attempts.length, 3);
+    assert.ok(attempts.every((t) => t.startsWith('ingest-x/')));
+    await stack.close();
   });
 });
