@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { BatchJobRepository, batchNames } from '@verity/batch';
+import { BatchAssemblyRepository, batchNames } from '@verity/batch';
 import { ROW_BUS, type RowBus } from '@verity/ports';
 import {
   createTestDatabase,
@@ -222,7 +222,7 @@ describe('batch recovery of the embedded default (in-process row bus and queue)'
 
   it('gives an assembly claim back when assembly fails, retrying the release while it fails', async () => {
     const stack = await pipeline({}, [IngestModule]);
-    const repository = stack.app.get(BatchJobRepository);
+    const repository = stack.app.get(BatchAssemblyRepository);
     const account = await stack.account(100, 'release');
     const created = await postBatch(stack.client, account.apiKey, [
       ['type', 'email'],

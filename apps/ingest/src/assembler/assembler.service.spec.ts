@@ -6,6 +6,7 @@ import { text } from 'node:stream/consumers';
 import { DataSource } from 'typeorm';
 import { BLOB_STORE, type BlobStore, type BusMessage } from '@verity/ports';
 import {
+  BatchAssemblyRepository,
   BatchJobRepository,
   BatchJobsService,
   csvHeader,
@@ -199,7 +200,9 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     assert.equal(uploads.get(resultKey(id)), 2);
     assert.equal(await resultOf(id), expected(2));
     // A finisher that comes after the end has nothing to do.
-    const again = await repository.tryAssembly(id, 'test', () => Promise.resolve(true));
+    const again = await stack.app
+      .get(BatchAssemblyRepository)
+      .tryAssembly(id, 'test', () => Promise.resolve(true));
     assert.deepEqual(again, { state: 'not_ready' });
     assert.equal(uploads.get(resultKey(id)), 2);
   });

@@ -11,6 +11,7 @@ import {
 import {
   batchNames,
   type BatchNames,
+  BatchAssemblyRepository,
   BatchJobRepository,
   BatchJobsService,
   decodeProgress,
@@ -45,7 +46,7 @@ const ASSEMBLY_POLL_MS = 100;
  * statement, see ChunkRecorder); whichever report finds the split count known and every chunk
  * in — the last chunk, the split report, or a redelivery after a crash — asks to assemble: it
  * claims the assembly on the job row (one statement: a token and a lease, see
- * BatchJobRepository.tryAssembly), writes the result file by multipart upload holding no
+ * BatchAssemblyRepository.tryAssembly), writes the result file by multipart upload holding no
  * transaction or connection, and marks the job done in one statement that checks its state,
  * so one handler assembles at a time and the others find the job done. Then clean-up and the
  * webhook. Every step is idempotent and the offset is committed only after
@@ -66,6 +67,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
 
   constructor(
     private readonly repository: BatchJobRepository,
+    private readonly assembly: BatchAssemblyRepository,
     private readonly jobs: BatchJobsService,
     private readonly finisher: JobFinisher,
     private readonly outages: BatchOutages,
@@ -85,7 +87,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
 
   async onApplicationBootstrap(): Promise<void> {
     // Claims under our name were taken by a run of this process that died while assembling.
-    const released = await this.repository.releaseAssembliesOf(this.holder);
+    const released = await this.assembly.releaseAssembliesOf(this.holder);
     if (released > 0) this.log.log(`gave back ${released} assembly claim(s) of a previous run`);
     this.subscription = await startConsumer({
       bus: this.bus,
@@ -160,10 +162,10 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     for (;;) {
       // No transaction is open while the file is written: the claim and markDone are one
       // statement each, and the key and bytes are the same whoever (re-)writes the file.
-      const attempt = await this.repository.tryAssembly(seen.id, this.holder, async (job) => {
+      const attempt = await this.assembly.tryAssembly(seen.id, this.holder, async (job) => {
         const key = resultKey(job.id);
         await this.blobs.upload(key, resultFile(this.blobs, job.id, job.type, job.chunkCount!));
-        return this.repository.markDone(job.id, key);
+        return this.assembly.markDone(job.id, key);
       });
       if (attempt.state !== 'busy') {
         if (attempt.state === 'assembled' && attempt.result) {

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { BatchOutages } from '../workers/batch-outages';
 import { AccountsModule } from '@verity/accounts';
 import { BatchJobHousekeeping } from './batch-job.housekeeping';
+import { BatchAssemblyRepository } from './batch-assembly.repository';
 import { BatchJobRepository } from './batch-job.repository';
 import { BatchJobsService } from './batch-jobs.service';
 import { SigningSecretProvider } from './signing-secret.provider';
@@ -12,6 +13,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
   imports: [AccountsModule],
   providers: [
     BatchJobRepository,
+    BatchAssemblyRepository,
     BatchJobHousekeeping,
     BatchJobsService,
     SigningSecretProvider,
@@ -20,6 +22,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
   ],
   exports: [
     BatchJobRepository,
+    BatchAssemblyRepository,
     BatchJobHousekeeping,
     BatchJobsService,
     SigningSecretProvider,

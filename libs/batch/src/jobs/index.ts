@@ -1,12 +1,8 @@
 export * from './batch-names';
 export * from './batch-messages';
 export type { BatchJobRecord } from './batch-job.record';
-export {
-  BatchJobRepository,
-  type AssemblyAttempt,
-  type ChunkCompletion,
-  type NewBatchJob,
-} from './batch-job.repository';
+export { BatchJobRepository, type ChunkCompletion, type NewBatchJob } from './batch-job.repository';
+export { BatchAssemblyRepository, type AssemblyAttempt } from './batch-assembly.repository';
 export { BatchJobHousekeeping } from './batch-job.housekeeping';
 export {
   BatchJobsService,
