@@ -69,14 +69,11 @@ export class BatchJobHousekeeping {
     stallMs: number,
     limit = 500,
   ): Promise<{ id: string; stallRecoveries: number }[]> {
-    // Raw SQL: one statement decides "the engine made no progress" and claims the jobs, so two
-    // ingest replicas never claim the same stall twice.
+    // Raw SQL: one statement claims the jobs and decides "no job made progress", so two ingest
+    // replicas never claim the same stall twice. The progress check is an uncorrelated subquery:
+    // it runs once, and only when some job is stalled.
     const rows = await this.db.query<{ id: string; stall_recoveries: number }[]>(
-      `WITH engine AS (
-              SELECT NOT EXISTS (
-                SELECT 1 FROM batch_chunks
-                 WHERE created_at > now() - ($1::integer * interval '1 millisecond')) AS idle),
-            stalled AS (
+      `WITH stalled AS (
               SELECT id FROM batch_jobs
                WHERE status = 'processing'
                  AND updated_at < now() - ($1::integer * interval '1 millisecond')
@@ -86,8 +83,11 @@ export class BatchJobHousekeeping {
             claimed AS (
               UPDATE batch_jobs j
                  SET updated_at = now(),
-                     stall_recoveries = j.stall_recoveries + CASE WHEN engine.idle THEN 1 ELSE 0 END
-                FROM stalled, engine
+                     stall_recoveries = j.stall_recoveries + CASE WHEN EXISTS (
+                       SELECT 1 FROM batch_chunks
+                        WHERE created_at > now() - ($1::integer * interval '1 millisecond'))
+                       THEN 0 ELSE 1 END
+                FROM stalled
                WHERE j.id = stalled.id AND j.status = 'processing'
               RETURNING j.id, j.stall_recoveries)
        SELECT id, stall_recoveries FROM claimed`,
