@@ -2,7 +2,7 @@
 // ledger rows (BENCH_LEDGER_ROWS), read from usage_hourly, against the same answer computed by
 // scanning the ledger (the baseline, measured in the same run).
 import { performance } from 'node:perf_hooks';
-import { UsageService } from '@verity/accounts';
+import { UsageRepository } from '@verity/accounts';
 import { loadConfig } from '@verity/config';
 import { createLogger, openDatabaseRuntime } from '@verity/platform';
 import { provisionBenchDatabase } from './support/bench-database';
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       `\nloaded ${ROWS.toLocaleString('en-US')} ledger rows (${n} usage_hourly rows) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
 
-    const usage = new UsageService(db);
+    const usage = new UsageRepository(db);
     await usage.daily(account.id, 30);
     const times: number[] = [];
     let calls = 0;

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { applyLedgerMovements, CreditsService, reserveLease, settleLease } from '@verity/accounts';
+import { applyLedgerMovements, CreditsService } from '@verity/accounts';
 import { startTestStack, type TestStack } from '@verity/testing';
+import { LeaseRepository } from '../../libs/accounts/src/leases/lease.repository';
 
 /**
  * Lock order of the credit statements on real PostgreSQL: the account row first, then ledger,
@@ -109,21 +110,15 @@ describe('credit statements take the account row first', () => {
   it('a settle that gives credits back locks the account before its usage rows', async () => {
     const { accountId } = await stack.account(100);
     const keyId = randomUUID();
-    const { granted, leaseId } = await reserveLease(
-      stack.dataSource,
-      accountId,
-      'lock-order-test',
-      20,
-      0,
-      1,
-    );
+    const leases = stack.app.get(LeaseRepository);
+    const { granted, leaseId } = await leases.reserve(accountId, 'lock-order-test', 20, 0, 1);
     assert.equal(granted, 20);
     const { runner: debit, pid } = await patientTransaction(stack.dataSource);
     try {
       // A direct debit's first step: the account row.
       await debit.query('SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
       const spent = [{ keyId, operation: 'email_validate', calls: 1, credits: 1 }];
-      const settling = settleLease(stack.dataSource, leaseId!, 'lock-order-test', spent, 5, false);
+      const settling = leases.settle(leaseId!, 'lock-order-test', spent, 5, false);
       const settled = settling.then(
         (ok) => ({ ok }),
         (error: unknown) => ({ error }),
@@ -139,10 +134,7 @@ describe('credit statements take the account row first', () => {
       await finish(debit);
     }
     assert.equal(await usageCalls(stack.dataSource, accountId, keyId), 2);
-    assert.equal(
-      await settleLease(stack.dataSource, leaseId!, 'lock-order-test', [], 14, true),
-      true,
-    );
+    assert.equal(await leases.settle(leaseId!, 'lock-order-test', [], 14, true), true);
     const [row] = await stack.dataSource.query(
       'SELECT credits_balance AS balance FROM accounts WHERE id = $1',
       [accountId],

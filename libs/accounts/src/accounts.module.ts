@@ -1,26 +1,32 @@
 import { Module } from '@nestjs/common';
+import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
+import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysService } from './api-keys.service';
 import { ConsoleUsersService } from './console/console-users.service';
 import { CreditsService } from './credits.service';
-import { LedgerReader } from './ledger.reader';
 import { KeyActivityRecorder } from './key-activity.recorder';
 import { CreditLeases } from './leases/credit-leases.service';
+import { LeaseRepository } from './leases/lease.repository';
+import { LedgerRepository } from './ledger.repository';
 import { NotificationListener } from './notification.listener';
-import { UsageService } from './usage.service';
+import { UsageRepository } from './usage.repository';
 
 /** Accounts, keys and credits. Needs a DataSource and APP_CONFIG from the host module. */
 @Module({
   providers: [
+    AccountRepository,
+    ApiKeyRepository,
+    LedgerRepository,
+    LeaseRepository,
+    UsageRepository,
     AccountsService,
     ApiKeysService,
     CreditsService,
     CreditLeases,
     NotificationListener,
     KeyActivityRecorder,
-    UsageService,
     ConsoleUsersService,
-    LedgerReader,
   ],
   exports: [
     AccountsService,
@@ -28,9 +34,9 @@ import { UsageService } from './usage.service';
     CreditsService,
     CreditLeases,
     KeyActivityRecorder,
-    UsageService,
+    UsageRepository,
+    LedgerRepository,
     ConsoleUsersService,
-    LedgerReader,
   ],
 })
 export class AccountsModule {}

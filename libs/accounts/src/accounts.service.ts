@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { retryOnTransactionConflict, VerityError } from '@verity/common';
-import { AccountEntity } from '@verity/database';
+import type { AccountEntity } from '@verity/database';
+import { AccountRepository } from './account.repository';
 import { ApiKeysService } from './api-keys.service';
-import { applyLedgerMovements } from './ledger.sql';
+import { applyLedgerMovements } from './ledger.repository';
 
 /** A new account and its first key (the value is shown once). */
 export interface CreatedAccount {
@@ -17,6 +18,7 @@ export interface CreatedAccount {
 export class AccountsService {
   constructor(
     private readonly db: DataSource,
+    private readonly accounts: AccountRepository,
     private readonly keys: ApiKeysService,
   ) {}
 
@@ -36,22 +38,19 @@ export class AccountsService {
     inside: (manager: EntityManager, accountId: string) => Promise<T>,
   ): Promise<[CreatedAccount, T]> {
     return this.db.transaction(async (manager) => {
-      const repo = manager.getRepository(AccountEntity);
-      const account = await repo.save(
-        repo.create({
-          name,
-          creditsBalance: 0,
-          webhookSecret: randomBytes(32).toString('base64url'),
-        }),
+      const accountId = await this.accounts.create(
+        name,
+        randomBytes(32).toString('base64url'),
+        manager,
       );
       if (credits > 0) {
-        await applyLedgerMovements(manager.queryRunner!, account.id, [
+        await applyLedgerMovements(manager.queryRunner!, accountId, [
           { delta: credits, reason: 'grant', reference: 'account_created' },
         ]);
       }
-      const key = await this.keys.create(account.id, 'default', manager);
-      const extra = await inside(manager, account.id);
-      return [{ account_id: account.id, api_key: key.key }, extra];
+      const key = await this.keys.create(accountId, 'default', manager);
+      const extra = await inside(manager, accountId);
+      return [{ account_id: accountId, api_key: key.key }, extra];
     });
   }
 
@@ -65,10 +64,8 @@ export class AccountsService {
 
   private topUp(accountId: string, amount: number, reference: string | null): Promise<number> {
     return this.db.transaction(async (manager) => {
-      const exists = await manager
-        .getRepository(AccountEntity)
-        .exists({ where: { id: accountId } });
-      if (!exists) throw new VerityError('not_found', `account ${accountId} not found`);
+      if (!(await this.accounts.exists(accountId, manager)))
+        throw new VerityError('not_found', `account ${accountId} not found`);
       const { outcomes } = await applyLedgerMovements(manager.queryRunner!, accountId, [
         { delta: amount, reason: 'top_up', reference },
       ]);
@@ -77,26 +74,28 @@ export class AccountsService {
   }
 
   async name(accountId: string): Promise<string> {
-    const row = await this.db.getRepository(AccountEntity).findOne({ where: { id: accountId } });
-    if (!row) throw new VerityError('not_found', 'account not found');
-    return row.name;
+    return (await this.found(accountId)).name;
   }
 
   /** The secret the account's batch webhooks are signed with. */
   async webhookSecret(accountId: string): Promise<string> {
-    const row = await this.db.getRepository(AccountEntity).findOne({ where: { id: accountId } });
-    if (!row) throw new VerityError('not_found', 'account not found');
-    return row.webhookSecret;
+    return (await this.found(accountId)).webhookSecret;
   }
 
   /** A new webhook signing secret; deliveries from now on are signed with it. */
   async rotateWebhookSecret(accountId: string): Promise<string> {
     const secret = randomBytes(32).toString('base64url');
-    await this.db.getRepository(AccountEntity).update({ id: accountId }, { webhookSecret: secret });
+    await this.accounts.setWebhookSecret(accountId, secret);
     return secret;
   }
 
-  async count(): Promise<number> {
-    return this.db.getRepository(AccountEntity).count();
+  count(): Promise<number> {
+    return this.accounts.count();
+  }
+
+  private async found(accountId: string): Promise<AccountEntity> {
+    const row = await this.accounts.find(accountId);
+    if (!row) throw new VerityError('not_found', 'account not found');
+    return row;
   }
 }

@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { ApiKeyEntity } from '@verity/database';
+import type { ApiKey, IssuedApiKey } from '@verity/contracts';
+import type { ApiKeyEntity } from '@verity/database';
 import { ApiKeyCache } from './api-key.cache';
+import { ApiKeyRepository } from './api-key.repository';
 import { KeyActivityRecorder } from './key-activity.recorder';
 import {
   apiKeyMatches,
@@ -13,24 +15,6 @@ import {
   mintApiKey,
 } from './api-key.codec';
 import type { Principal } from './principal';
-
-export const KEY_REVOCATION_CHANNEL = 'verity_api_keys';
-
-/** A key as listed: never its value. */
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  hint: string;
-  created_at: string;
-  rotated_at: string | null;
-  /** May lag by up to KEY_LAST_USED_FLUSH_MS (a minute): see KeyActivityRecorder. */
-  last_used_at: string | null;
-}
-
-/** A key with its value, returned once at creation or rotation. */
-export interface IssuedApiKey extends ApiKeyView {
-  key: string;
-}
 
 const MAX_KEYS_PER_ACCOUNT = 100;
 
@@ -48,6 +32,7 @@ export class ApiKeysService {
 
   constructor(
     private readonly db: DataSource,
+    private readonly keys: ApiKeyRepository,
     private readonly activity: KeyActivityRecorder,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -93,9 +78,8 @@ export class ApiKeysService {
     const pending = this.lookups.get(lookupId);
     if (pending) return pending;
     const version = this.cache.version();
-    const lookup = this.db
-      .getRepository(ApiKeyEntity)
-      .findOne({ where: { lookupId, revokedAt: IsNull() } })
+    const lookup = this.keys
+      .findLiveByLookupId(lookupId)
       .then((row) => {
         if (row && this.caching) this.cache.set(lookupId, row.keyHash, principalOf(row), version);
         return row;
@@ -123,12 +107,8 @@ export class ApiKeysService {
     );
   }
 
-  async list(accountId: string): Promise<ApiKeyView[]> {
-    const rows = await this.db.getRepository(ApiKeyEntity).find({
-      where: { accountId, revokedAt: IsNull() },
-      order: { createdAt: 'ASC' },
-    });
-    return rows.map(toView);
+  async list(accountId: string): Promise<ApiKey[]> {
+    return (await this.keys.listLive(accountId)).map(toView);
   }
 
   async create(
@@ -136,9 +116,7 @@ export class ApiKeysService {
     name: string,
     manager: EntityManager = this.db.manager,
   ): Promise<IssuedApiKey> {
-    const count = await manager
-      .getRepository(ApiKeyEntity)
-      .count({ where: { accountId, revokedAt: IsNull() } });
+    const count = await this.keys.countLive(accountId, manager);
     if (count >= MAX_KEYS_PER_ACCOUNT) {
       throw new VerityError(
         'unprocessable',
@@ -146,16 +124,9 @@ export class ApiKeysService {
       );
     }
     const minted = mintApiKey();
-    const row = await manager.getRepository(ApiKeyEntity).save(
-      manager.getRepository(ApiKeyEntity).create({
-        accountId,
-        name,
-        lookupId: minted.lookupId,
-        keyHash: minted.hash,
-        rotatedAt: null,
-        revokedAt: null,
-        lastUsedAt: null,
-      }),
+    const row = await this.keys.insert(
+      { accountId, name, lookupId: minted.lookupId, keyHash: minted.hash },
+      manager,
     );
     return { ...toView(row), key: minted.value };
   }
@@ -169,9 +140,8 @@ export class ApiKeysService {
       row.lookupId = minted.lookupId;
       row.keyHash = minted.hash;
       row.rotatedAt = new Date();
-      await manager.getRepository(ApiKeyEntity).save(row);
-      // Raw SQL: pg_notify, sent on commit of this transaction (no TypeORM equivalent).
-      await manager.query('SELECT pg_notify($1, $2)', [KEY_REVOCATION_CHANNEL, oldLookupId]);
+      await this.keys.save(manager, row);
+      await this.keys.notifyRevoked(manager, oldLookupId);
       this.forget(oldLookupId);
       return { ...toView(row), key: minted.value };
     });
@@ -182,8 +152,8 @@ export class ApiKeysService {
     await this.db.transaction(async (manager) => {
       const row = await this.findLive(manager, accountId, keyId);
       row.revokedAt = new Date();
-      await manager.getRepository(ApiKeyEntity).save(row);
-      await manager.query('SELECT pg_notify($1, $2)', [KEY_REVOCATION_CHANNEL, row.lookupId]);
+      await this.keys.save(manager, row);
+      await this.keys.notifyRevoked(manager, row.lookupId);
       this.forget(row.lookupId);
     });
   }
@@ -214,16 +184,13 @@ export class ApiKeysService {
     accountId: string,
     keyId: string,
   ): Promise<ApiKeyEntity> {
-    const row = await manager.getRepository(ApiKeyEntity).findOne({
-      where: { id: keyId, accountId, revokedAt: IsNull() },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const row = await this.keys.lockLive(manager, accountId, keyId);
     if (!row) throw new VerityError('not_found', `key ${keyId} not found`);
     return row;
   }
 }
 
-function toView(row: ApiKeyEntity): ApiKeyView {
+function toView(row: ApiKeyEntity): ApiKey {
   return {
     id: row.id,
     name: row.name,

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { retryOnTransactionConflict, VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { HELD_BY_LEASES } from './leases/lease.sql';
-import { applyLedgerMovements, debitWholeGroup, type LedgerMovement } from './ledger.sql';
+import { LeaseRepository } from './leases/lease.repository';
+import { LedgerRepository, type LedgerMovement } from './ledger.repository';
 
 /** Who pays (the API key) and for what (`calls` of `operation`). */
 export interface UsageAttribution {
@@ -39,7 +38,8 @@ export class CreditsService {
   private readonly flushing = new Set<string>();
 
   constructor(
-    private readonly db: DataSource,
+    private readonly ledger: LedgerRepository,
+    private readonly leases: LeaseRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -85,13 +85,9 @@ export class CreditsService {
 
   /** Unreserved credits plus what open credit leases still hold (docs/credits.md). */
   async balance(accountId: string): Promise<number> {
-    // Raw SQL: HELD_BY_LEASES is the lease library's SQL expression (libs/accounts/src/leases).
-    const rows = await this.db.query<{ credits_balance: string }[]>(
-      `SELECT credits_balance + ${HELD_BY_LEASES} AS credits_balance FROM accounts WHERE id = $1`,
-      [accountId],
-    );
-    if (rows.length === 0) throw new VerityError('not_found', 'account not found');
-    return Number(rows[0].credits_balance);
+    const balance = await this.leases.balanceWithHeld(accountId);
+    if (balance === null) throw new VerityError('not_found', 'account not found');
+    return balance;
   }
 
   /** The error a caller gets when its balance cannot pay; points to the console's billing page. */
@@ -113,8 +109,8 @@ export class CreditsService {
       // PostgreSQL aborts for a deadlock with another transaction was rolled back: run it again.
       const { balanceBefore, outcomes } = await retryOnTransactionConflict(
         async () =>
-          (await debitWholeGroup(this.db, accountId, group)) ??
-          (await this.transactWithBalance(accountId, group)),
+          (await this.ledger.debitWholeGroup(accountId, group)) ??
+          (await this.ledger.applyMovements(accountId, group)),
       );
       let balance = balanceBefore;
       group.forEach((item, i) => {
@@ -138,23 +134,8 @@ export class CreditsService {
     accountId: string,
     movements: LedgerMovement[],
   ): Promise<(number | null)[]> {
-    return (await retryOnTransactionConflict(() => this.transactWithBalance(accountId, movements)))
-      .outcomes;
-  }
-
-  private async transactWithBalance(accountId: string, movements: LedgerMovement[]) {
-    const runner = this.db.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction();
-      const result = await applyLedgerMovements(runner, accountId, movements);
-      await runner.commitTransaction();
-      return result;
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    return (
+      await retryOnTransactionConflict(() => this.ledger.applyMovements(accountId, movements))
+    ).outcomes;
   }
 }

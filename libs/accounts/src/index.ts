@@ -1,13 +1,17 @@
 export { AccountsModule } from './accounts.module';
 export { AccountsService, type CreatedAccount } from './accounts.service';
-export { ApiKeysService, type ApiKeyView, type IssuedApiKey } from './api-keys.service';
+export { ApiKeysService } from './api-keys.service';
 export { CreditsService, type UsageAttribution } from './credits.service';
 export { CreditLeases, type LeaseHold } from './leases/credit-leases.service';
-export { reserveLease, settleLease } from './leases/lease.sql';
 export type { Principal } from './principal';
-export { applyLedgerMovements, CONSOLE_KEY_ID, type LedgerMovement } from './ledger.sql';
+export {
+  applyLedgerMovements,
+  CONSOLE_KEY_ID,
+  LedgerRepository,
+  type LedgerMovement,
+} from './ledger.repository';
 export { KeyActivityRecorder } from './key-activity.recorder';
-export { UsageService, type UsageDay } from './usage.service';
+export { UsageRepository, type UsageDay } from './usage.repository';
 export {
   ConsoleUsersService,
   MIN_PASSWORD_LENGTH,
@@ -16,4 +20,3 @@ export {
   type ConsoleUser,
   type SignInLink,
 } from './console/console-users.service';
-export { LedgerReader } from './ledger.reader';

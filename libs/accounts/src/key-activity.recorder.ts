@@ -5,8 +5,8 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { ApiKeyRepository } from './api-key.repository';
 
 /**
  * `last_used_at` of API keys without a write per call: authentications are noted in memory and
@@ -20,7 +20,7 @@ export class KeyActivityRecorder implements OnModuleInit, OnApplicationShutdown 
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly keys: ApiKeyRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -44,12 +44,7 @@ export class KeyActivityRecorder implements OnModuleInit, OnApplicationShutdown 
     const batch = this.seen;
     this.seen = new Map();
     try {
-      // Raw SQL: one UPDATE … FROM unnest for the whole flush (the query builder would need one per key).
-      await this.db.query(
-        `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, t.at)
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS t(id, at) WHERE k.id = t.id`,
-        [[...batch.keys()], [...batch.values()]],
-      );
+      await this.keys.markUsed([...batch.keys()], [...batch.values()]);
     } catch (error) {
       this.log.warn(`cannot record key activity: ${String(error)}`);
     }

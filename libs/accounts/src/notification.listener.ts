@@ -2,7 +2,8 @@ import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } fro
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
-import { ApiKeysService, KEY_REVOCATION_CHANNEL } from './api-keys.service';
+import { KEY_REVOCATION_CHANNEL } from './api-key.repository';
+import { ApiKeysService } from './api-keys.service';
 import {
   CREDIT_LEASE_CHANNEL,
   CreditLeases,

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CreditLeases, LedgerReader, UsageService, type UsageDay } from '@verity/accounts';
+import { CreditLeases, LedgerRepository, UsageRepository, type UsageDay } from '@verity/accounts';
 import type { LedgerPage } from '@verity/contracts/wire';
 import { BatchJobRepository } from '@verity/batch';
 import { VerityError } from '@verity/common';
@@ -26,8 +26,8 @@ function pageSize(raw: string | undefined): number {
 export class ConsoleAccountController {
   constructor(
     private readonly credits: CreditLeases,
-    private readonly usage: UsageService,
-    private readonly ledger: LedgerReader,
+    private readonly usage: UsageRepository,
+    private readonly ledger: LedgerRepository,
     private readonly jobs: BatchJobRepository,
   ) {}
 

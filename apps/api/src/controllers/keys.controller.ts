@@ -1,16 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
-import {
-  ApiKeysService,
-  type ApiKeyView,
-  type IssuedApiKey,
-  type Principal,
-} from '@verity/accounts';
+import { ApiKeysService, type Principal } from '@verity/accounts';
 import {
   apiKeyListSchema,
   createKeyRequest,
   issuedApiKeySchema,
+  type ApiKey,
   type CreateKeyRequest,
+  type IssuedApiKey,
 } from '@verity/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
@@ -37,7 +34,7 @@ export class KeysController {
     okDescription: 'The active keys, oldest first',
     errors: [401, 429],
   })
-  async list(@CurrentPrincipal() principal: Principal): Promise<{ data: ApiKeyView[] }> {
+  async list(@CurrentPrincipal() principal: Principal): Promise<{ data: ApiKey[] }> {
     return { data: await this.keys.list(principal.accountId) };
   }
 

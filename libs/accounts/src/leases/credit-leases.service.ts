@@ -7,11 +7,10 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { CreditsService } from '../credits.service';
 import { blockSize, nextRate } from './lease-size';
-import { askHoldersToRelease, recoverExpiredLeases, reserveLease, settleLease } from './lease.sql';
+import { LeaseRepository } from './lease.repository';
 import { newLease, UsageTally, type LocalLease } from './local-lease';
 
 /** PostgreSQL NOTIFY channel of the leases: "give back your credits" and "given back". */
@@ -52,7 +51,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
   private settling: Promise<void> | null = null;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly repository: LeaseRepository,
     private readonly credits: CreditsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -207,7 +206,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
 
   private async sweep(): Promise<void> {
     try {
-      const recovered = await recoverExpiredLeases(this.db, this.config.CREDIT_LEASE_EXPIRY_MS);
+      const recovered = await this.repository.recoverExpired(this.config.CREDIT_LEASE_EXPIRY_MS);
       if (recovered > 0) this.logger.warn(`recovered ${recovered} expired credit lease(s)`);
     } catch (error) {
       this.logger.warn(`credit lease recovery failed: ${String(error)}`);
@@ -225,8 +224,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
 
   private refill(accountId: string, lease: LocalLease, cost: number): Promise<void> {
     lease.refill ??= this.serial(lease, async () => {
-      const { granted, leaseId } = await reserveLease(
-        this.db,
+      const { granted, leaseId } = await this.repository.reserve(
         accountId,
         this.instance,
         blockSize(lease.rate, cost),
@@ -272,7 +270,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
       lease.usage = new UsageTally();
       lease.remaining -= release;
       try {
-        const settled = await settleLease(this.db, leaseId, this.instance, usage, release, close);
+        const settled = await this.repository.settle(leaseId, this.instance, usage, release, close);
         lease.lastSettled = Date.now();
         if (!settled) {
           for (const u of usage) lease.usage.add(u);
@@ -306,7 +304,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
 
   private async announceReleased(accountId: string): Promise<void> {
     const notice: LeaseNotice = { kind: 'released', accountId, instance: this.instance };
-    await this.db.query('SELECT pg_notify($1, $2)', [CREDIT_LEASE_CHANNEL, JSON.stringify(notice)]);
+    await this.repository.notify(CREDIT_LEASE_CHANNEL, JSON.stringify(notice));
   }
 
   private async askAndWait(accountId: string): Promise<boolean> {
@@ -318,8 +316,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
     const timer = setTimeout(wake, this.config.CREDIT_LEASE_RECLAIM_WAIT_MS);
     try {
       const notice: LeaseNotice = { kind: 'release', accountId, instance: this.instance };
-      const held = await askHoldersToRelease(
-        this.db,
+      const held = await this.repository.askHoldersToRelease(
         accountId,
         this.instance,
         CREDIT_LEASE_CHANNEL,

@@ -1,4 +1,4 @@
-import type { SpentUsage } from './lease.sql';
+import type { SpentUsage } from './lease.repository';
 
 /** This instance's lease of one account. */
 export interface LocalLease {

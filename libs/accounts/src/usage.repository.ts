@@ -10,12 +10,12 @@ export interface UsageDay {
 }
 
 /**
- * Reads usage. The one place usage is read from: usage_hourly, rolled up in the transaction of
- * each debit (ledger.sql.ts), so a 30-day chart reads at most 720 hours × operations × keys
- * rows and never scans the ledger.
+ * Reads usage_hourly, the one place usage is read from. Its rows are written with the ledger
+ * rows they count (LedgerRepository, LeaseRepository), so a 30-day chart reads at most 720
+ * hours × operations × keys rows and never scans the ledger.
  */
 @Injectable()
-export class UsageService {
+export class UsageRepository {
   constructor(private readonly db: DataSource) {}
 
   /**
