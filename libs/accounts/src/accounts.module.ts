@@ -3,7 +3,10 @@ import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysService } from './api-keys.service';
+import { ConsoleSessionRepository } from './console/console-session.repository';
+import { ConsoleUserRepository } from './console/console-user.repository';
 import { ConsoleUsersService } from './console/console-users.service';
+import { LoginThrottleRepository } from './console/login-throttle.repository';
 import { CreditsService } from './credits.service';
 import { KeyActivityRecorder } from './key-activity.recorder';
 import { CreditLeases } from './leases/credit-leases.service';
@@ -20,6 +23,9 @@ import { UsageRepository } from './usage.repository';
     LedgerRepository,
     LeaseRepository,
     UsageRepository,
+    ConsoleUserRepository,
+    ConsoleSessionRepository,
+    LoginThrottleRepository,
     AccountsService,
     ApiKeysService,
     CreditsService,
@@ -37,6 +43,8 @@ import { UsageRepository } from './usage.repository';
     UsageRepository,
     LedgerRepository,
     ConsoleUsersService,
+    ConsoleSessionRepository,
+    LoginThrottleRepository,
   ],
 })
 export class AccountsModule {}

@@ -20,3 +20,5 @@ export {
   type ConsoleUser,
   type SignInLink,
 } from './console/console-users.service';
+export { ConsoleSessionRepository } from './console/console-session.repository';
+export { LoginThrottleRepository } from './console/login-throttle.repository';

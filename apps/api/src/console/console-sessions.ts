@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { tokenHash } from '@verity/accounts';
+import { ConsoleSessionRepository, tokenHash } from '@verity/accounts';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 
 /** A live console session. */
@@ -25,49 +24,27 @@ const TOUCH_AFTER_MS = 60_000;
 @Injectable()
 export class ConsoleSessions {
   constructor(
-    private readonly db: DataSource,
+    private readonly sessions: ConsoleSessionRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Opens a session; returns the cookie value (shown to nobody else). */
   async open(userId: string): Promise<string> {
     const id = randomBytes(32).toString('base64url');
-    await this.db.query(
-      'INSERT INTO console_sessions (id_hash, user_id, csrf_token) VALUES ($1, $2, $3)',
-      [tokenHash(id), userId, randomBytes(32).toString('base64url')],
-    );
+    await this.sessions.insert(tokenHash(id), userId, randomBytes(32).toString('base64url'));
     return id;
   }
 
   /** The live session for a cookie value, or null (unknown, idle too long, or too old). */
   async resolve(id: string): Promise<ConsoleSession | null> {
-    const rows = await this.db.query<
-      {
-        user_id: string;
-        account_id: string;
-        email: string;
-        password_hash: string | null;
-        csrf_token: string;
-        last_seen_at: Date;
-      }[]
-    >(
-      `SELECT s.user_id, u.account_id, u.email, u.password_hash, s.csrf_token, s.last_seen_at
-       FROM console_sessions s JOIN console_users u ON u.id = s.user_id
-       WHERE s.id_hash = $1
-         AND s.last_seen_at > now() - make_interval(mins => $2)
-         AND s.created_at > now() - make_interval(hours => $3)`,
-      [
-        tokenHash(id),
-        this.config.CONSOLE_SESSION_IDLE_MINUTES,
-        this.config.CONSOLE_SESSION_MAX_HOURS,
-      ],
+    const row = await this.sessions.findLive(
+      tokenHash(id),
+      this.config.CONSOLE_SESSION_IDLE_MINUTES,
+      this.config.CONSOLE_SESSION_MAX_HOURS,
     );
-    const row = rows[0];
     if (!row) return null;
     if (Date.now() - row.last_seen_at.getTime() > TOUCH_AFTER_MS)
-      await this.db.query('UPDATE console_sessions SET last_seen_at = now() WHERE id_hash = $1', [
-        tokenHash(id),
-      ]);
+      await this.sessions.touch(tokenHash(id));
     return {
       userId: row.user_id,
       accountId: row.account_id,
@@ -78,19 +55,16 @@ export class ConsoleSessions {
   }
 
   async close(id: string): Promise<void> {
-    await this.db.query('DELETE FROM console_sessions WHERE id_hash = $1', [tokenHash(id)]);
+    await this.sessions.delete(tokenHash(id));
   }
 
   /** Every other session of the user (after a password change): `keep` stays signed in. */
   async closeOthers(userId: string, keep: string): Promise<void> {
-    await this.db.query('DELETE FROM console_sessions WHERE user_id = $1 AND id_hash <> $2', [
-      userId,
-      tokenHash(keep),
-    ]);
+    await this.sessions.deleteOthers(userId, tokenHash(keep));
   }
 
   /** "Sign out everywhere": every session of the user, this one included. */
   async closeAll(userId: string): Promise<void> {
-    await this.db.query('DELETE FROM console_sessions WHERE user_id = $1', [userId]);
+    await this.sessions.deleteAll(userId);
   }
 }

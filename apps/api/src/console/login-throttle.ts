@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource } from 'typeorm';
+import { LoginThrottleRepository } from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 
@@ -29,7 +29,7 @@ const MAX_DELAY_MS = 10_000;
 @Injectable()
 export class LoginThrottle {
   constructor(
-    private readonly db: DataSource,
+    private readonly counts: LoginThrottleRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -53,17 +53,9 @@ export class LoginThrottle {
    */
   async admit(email: string, ip: string): Promise<void> {
     const subjects = this.subjects(email, ip);
-    const rows = await this.db.query<{ subject: string; failures: number; retry: number }[]>(
-      `INSERT INTO console_login_throttle AS t (subject, window_started_at, failures)
-       SELECT s, now(), 1 FROM unnest($1::text[]) AS s
-       ON CONFLICT (subject) DO UPDATE SET
-         failures = CASE WHEN t.window_started_at > now() - make_interval(secs => $2)
-                         THEN t.failures + 1 ELSE 1 END,
-         window_started_at = CASE WHEN t.window_started_at > now() - make_interval(secs => $2)
-                                  THEN t.window_started_at ELSE now() END
-       RETURNING subject, failures,
-         ceil(extract(epoch FROM window_started_at + make_interval(secs => $2) - now()))::int AS retry`,
-      [subjects.map(([s]) => s), this.config.CONSOLE_LOGIN_WINDOW_SECONDS],
+    const rows = await this.counts.count(
+      subjects.map(([s]) => s),
+      this.config.CONSOLE_LOGIN_WINDOW_SECONDS,
     );
     const limits = new Map(
       subjects.map(([subject, limit, response]) => [subject, { limit, response }]),
@@ -89,10 +81,9 @@ export class LoginThrottle {
 
   /** The admitted attempt had the right password: it is not counted as a failure. */
   async succeeded(email: string, ip: string): Promise<void> {
-    await this.db.query(
-      `UPDATE console_login_throttle SET failures = greatest(failures - 1, 0)
-       WHERE subject = ANY($1) AND window_started_at > now() - make_interval(secs => $2)`,
-      [this.subjects(email, ip).map(([s]) => s), this.config.CONSOLE_LOGIN_WINDOW_SECONDS],
+    await this.counts.uncount(
+      this.subjects(email, ip).map(([s]) => s),
+      this.config.CONSOLE_LOGIN_WINDOW_SECONDS,
     );
   }
 }

@@ -3,6 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { AccountRepository } from '../account.repository';
+import { ConsoleUserRepository, type ConsoleUserRow } from './console-user.repository';
 import { DECOY_HASH, hashPassword, verifyPassword } from './password';
 
 /** A console user as the console sees it. */
@@ -19,13 +21,6 @@ export interface SignInLink {
   expires_at: string;
 }
 
-interface UserRow {
-  id: string;
-  account_id: string;
-  email: string;
-  password_hash: string | null;
-}
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const MIN_PASSWORD_LENGTH = 10;
 
@@ -33,7 +28,7 @@ export function tokenHash(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
 
-function toUser(row: UserRow): ConsoleUser {
+function toUser(row: ConsoleUserRow): ConsoleUser {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -58,6 +53,8 @@ export function normaliseEmail(raw: string): string {
 export class ConsoleUsersService {
   constructor(
     private readonly db: DataSource,
+    private readonly users: ConsoleUserRepository,
+    private readonly accounts: AccountRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,27 +69,17 @@ export class ConsoleUsersService {
   ): Promise<SignInLink> {
     const email = normaliseEmail(rawEmail);
     return this.inTransaction(manager, async (m) => {
-      const account = await m.query<unknown[]>('SELECT 1 FROM accounts WHERE id = $1', [accountId]);
-      if (account.length === 0)
+      if (!(await this.accounts.exists(accountId, m)))
         throw new VerityError('not_found', `account ${accountId} not found`);
-      const rows = await m.query<UserRow[]>(
-        `INSERT INTO console_users (account_id, email) VALUES ($1, $2)
-         ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email
-         RETURNING id, account_id, email, password_hash`,
-        [accountId, email],
-      );
-      if (rows[0].account_id !== accountId)
+      const user = await this.users.upsert(m, accountId, email);
+      if (user.account_id !== accountId)
         throw new VerityError('unprocessable', 'this email already belongs to another account');
-      return this.newLink(m, rows[0].id);
+      return this.newLink(m, user.id);
     });
   }
 
-  async countForAccount(accountId: string): Promise<number> {
-    const [row] = await this.db.query<{ n: number }[]>(
-      'SELECT count(*)::int AS n FROM console_users WHERE account_id = $1',
-      [accountId],
-    );
-    return row.n;
+  countForAccount(accountId: string): Promise<number> {
+    return this.users.countForAccount(accountId);
   }
 
   /** A fresh one-time link for the user; the links issued before it stop working. */
@@ -100,22 +87,11 @@ export class ConsoleUsersService {
     return this.db.transaction((m) => this.newLink(m, userId));
   }
 
-  /**
-   * Retires the user's unused links and stores a new one. The user's row is locked first, so
-   * two links issued at once still leave exactly one that works.
-   */
+  /** A new link for the user, in place of its unused ones. */
   private async newLink(manager: EntityManager, userId: string): Promise<SignInLink> {
-    await manager.query('SELECT 1 FROM console_users WHERE id = $1 FOR UPDATE', [userId]);
-    await manager.query(
-      'DELETE FROM console_sign_in_links WHERE user_id = $1 AND used_at IS NULL',
-      [userId],
-    );
     const token = randomBytes(32).toString('base64url');
     const expires = new Date(Date.now() + this.config.CONSOLE_LINK_TTL_MINUTES * 60_000);
-    await manager.query(
-      'INSERT INTO console_sign_in_links (token_hash, user_id, expires_at) VALUES ($1, $2, $3)',
-      [tokenHash(token), userId, expires],
-    );
+    await this.users.replaceUnusedLinks(manager, userId, tokenHash(token), expires);
     return {
       url: `${this.config.CONSOLE_URL.replace(/\/$/, '')}/sign-in#token=${token}`,
       expires_at: expires.toISOString(),
@@ -131,35 +107,21 @@ export class ConsoleUsersService {
 
   /** Spends a link: the user it was for, or null if unknown, used or expired. */
   async redeemLink(token: string): Promise<ConsoleUser | null> {
-    const rows = await this.db.query<[UserRow[], number]>(
-      `UPDATE console_sign_in_links l SET used_at = now()
-       FROM console_users u
-       WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND u.id = l.user_id
-       RETURNING u.id, u.account_id, u.email, u.password_hash`,
-      [tokenHash(token)],
-    );
-    const users = rows[0];
-    return users.length > 0 ? toUser(users[0]) : null;
+    const row = await this.users.redeemLink(tokenHash(token));
+    return row ? toUser(row) : null;
   }
 
   /** The user for these credentials, or null; the same work is done for an unknown email. */
   async authenticate(rawEmail: string, password: string): Promise<ConsoleUser | null> {
     const email = rawEmail.trim().toLowerCase();
-    const rows = await this.db.query<UserRow[]>(
-      'SELECT id, account_id, email, password_hash FROM console_users WHERE email = $1',
-      [email],
-    );
-    const row = rows[0];
+    const row = await this.users.findByEmail(email);
     const ok = await verifyPassword(password, row?.password_hash ?? DECOY_HASH);
     return ok && row?.password_hash ? toUser(row) : null;
   }
 
   async find(userId: string): Promise<ConsoleUser | null> {
-    const rows = await this.db.query<UserRow[]>(
-      'SELECT id, account_id, email, password_hash FROM console_users WHERE id = $1',
-      [userId],
-    );
-    return rows.length > 0 ? toUser(rows[0]) : null;
+    const row = await this.users.find(userId);
+    return row ? toUser(row) : null;
   }
 
   async setPassword(userId: string, password: string): Promise<void> {
@@ -168,9 +130,6 @@ export class ConsoleUsersService {
         'validation_error',
         `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
       );
-    await this.db.query('UPDATE console_users SET password_hash = $2 WHERE id = $1', [
-      userId,
-      await hashPassword(password),
-    ]);
+    await this.users.setPasswordHash(userId, await hashPassword(password));
   }
 }
