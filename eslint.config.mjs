@@ -44,11 +44,44 @@ export default tseslint.config(
     },
   },
   {
-    // libs never import test code or apps; apps never import another app's internals
-    // (scripts/lint/import-boundaries.mjs; its test: test/lint/import-boundaries.spec.ts).
+    // libs never import test code or apps; apps never import another app's internals; only
+    // test code imports node:test (scripts/lint/import-boundaries.mjs; its test:
+    // test/lint/import-boundaries.spec.ts).
     files: ['**/*.ts', '**/*.tsx'],
     plugins: { verity: boundaries },
     rules: { 'verity/import-boundaries': 'error' },
+  },
+  {
+    // One way to the database (CONTRIBUTING.md): SQL and the query builder live in the table's
+    // repository (*.repository.ts). The rule matches any `.query(` call, whatever its receiver.
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: [
+      '**/*.repository.ts',
+      '**/*.spec.ts',
+      'test/**',
+      'bench/**',
+      // Schema changes, run by the migration runner.
+      'libs/database/src/migrations/**',
+      // Creates the embedded cluster's database before any DataSource exists.
+      'libs/database/src/embedded-postgres.launcher.ts',
+      // The advisory lock around the migrations on the DataSource it builds.
+      'libs/database/src/data-source.factory.ts',
+      // The readiness ping, `SELECT 1`.
+      'libs/platform/src/health/health.controller.ts',
+      // The dedicated LISTEN connection of the notification channels.
+      'libs/accounts/src/notification.listener.ts',
+      // `DnsQuerier.query` sends a DNS query, not SQL.
+      'libs/integrations/src/dns/caching.dns-resolver.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['query', 'createQueryBuilder'].map((name) => ({
+          selector: `CallExpression[callee.property.name='${name}']`,
+          message: `\`.${name}(\` runs SQL: put it in the table's repository (*.repository.ts), one owner per table (CONTRIBUTING.md).`,
+        })),
+      ],
+    },
   },
   {
     files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],

@@ -6,6 +6,7 @@
 //   - production code in apps/X imports libraries and apps/X only, never test code; the one
 //     exception is apps/verity (the all-in-one CLI), which may import each other app's
 //     declared entry module (APP_ENTRIES) and nothing else of it;
+//   - only test code imports the test runner (node:test);
 //   - test code (*.spec.ts, test/, bench/) may import anything.
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
@@ -63,6 +64,13 @@ export function violation(from, to, relativeSpecifier) {
   return null;
 }
 
+/** Why `from` (repo path) may not import the package `spec`, or null when it may. */
+export function packageViolation(from, spec) {
+  if (isTestCode(from)) return null;
+  if (/^node:test(\/|$)/.test(spec)) return 'only specs, test/ and bench/ import the test runner';
+  return null;
+}
+
 const rule = {
   meta: {
     type: 'problem',
@@ -76,8 +84,8 @@ const rule = {
       if (source?.type !== 'Literal' || typeof source.value !== 'string') return;
       const spec = source.value;
       const to = target(spec, context.filename);
-      if (to === null) return;
-      const reason = violation(from, to, spec.startsWith('.'));
+      const reason =
+        to === null ? packageViolation(from, spec) : violation(from, to, spec.startsWith('.'));
       if (reason) context.report({ node, messageId: 'boundary', data: { reason, spec } });
     };
     return {

@@ -111,6 +111,27 @@ describe('lint boundary rule', () => {
     assert.match(internals[0], /only through apps\/ingest\/src\/ingest.module.ts/);
   });
 
+  it('flags node:test imported by production code, and lets test code import it', async () => {
+    const code = `import { it } from 'node:test';\nvoid it;\n`;
+    for (const file of ['apps/api/src/rate-limit/probe.ts', 'libs/integrations/src/probe.ts']) {
+      const errors = await boundaryErrors(file, code);
+      assert.equal(errors.length, 1, file);
+      assert.match(errors[0], /only specs, test\/ and bench\/ import the test runner/);
+    }
+    const reporters = await boundaryErrors(
+      'libs/batch/src/probe.ts',
+      `import { spec } from 'node:test/reporters';\nvoid spec;\n`,
+    );
+    assert.equal(reporters.length, 1);
+    for (const file of [
+      'apps/api/src/rate-limit/probe.spec.ts',
+      'test/support/contracts/probe.contract.ts',
+      'bench/probe.ts',
+    ]) {
+      assert.deepEqual(await boundaryErrors(file, code), [], file);
+    }
+  });
+
   it('lets specs, test/ and bench/ import test support and apps', async () => {
     const code = `import { startTestStack } from '${TESTING}';\nimport { IngestModule } from '../../apps/ingest/src/ingest.module';\nvoid [startTestStack, IngestModule];\n`;
     assert.deepEqual(await boundaryErrors('test/e2e/probe.spec.ts', code), []);

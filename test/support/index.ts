@@ -21,9 +21,11 @@ export {
 export * from './contracts/blob-store.contract';
 export * from './contracts/contract-helpers';
 export * from './contracts/job-queue.contract';
+export * from './contracts/rate-limit-store.contract';
 export * from './contracts/row-bus.contract';
 export * from './dns/loopback-dns.server';
 export * from './hlr/hlr-lookups.fake-server';
+export * from './ip-data/maxmind-fixtures';
 export * from './quality/email.typo.quality';
 export * from './properties/fraud.generators';
 export { SeededRandom } from './seeded-random';

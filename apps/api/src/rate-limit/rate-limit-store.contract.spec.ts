@@ -1,6 +1,5 @@
-import { backendGate } from '@verity/testing';
+import { backendGate, rateLimitStoreContract } from '@verity/testing';
 import { MemoryRateLimitStore } from './memory.rate-limit-store';
-import { rateLimitStoreContract } from './rate-limit-store.contract';
 import { RedisRateLimitStore } from './redis.rate-limit-store';
 
 rateLimitStoreContract('memory', (policy) => new MemoryRateLimitStore(policy));

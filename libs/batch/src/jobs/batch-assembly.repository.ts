@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { jitteredBackoffMs } from '@verity/common';
 import { BatchJobEntity } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
-import { updateJobReturning } from './batch-jobs.db';
+import { updateJobReturning } from './batch-job.repository';
 
 /** Outcome of {@link BatchAssemblyRepository.tryAssembly}. */
 export type AssemblyAttempt<T> =

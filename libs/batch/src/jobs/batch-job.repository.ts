@@ -8,7 +8,7 @@ import {
   entitiesFromRows,
 } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
-import { managerOf, updateJobReturning, type Db } from './batch-jobs.db';
+import { managerOf, type Db } from './batch-jobs.db';
 
 /** What a new job row holds. */
 export interface NewBatchJob {
@@ -30,6 +30,21 @@ export interface ChunkCompletion {
   jobId: string;
   chunkNo: number;
   rows: number;
+}
+
+/**
+ * Runs an `UPDATE … RETURNING *` built on batch_jobs; the updated job, or null if none. Shared
+ * with BatchAssemblyRepository.
+ */
+export async function updateJobReturning(
+  db: Db,
+  build: (qb: UpdateQueryBuilder<BatchJobEntity>) => UpdateQueryBuilder<BatchJobEntity>,
+): Promise<BatchJobEntity | null> {
+  const manager = managerOf(db);
+  const result = await build(manager.getRepository(BatchJobEntity).createQueryBuilder().update())
+    .returning('*')
+    .execute();
+  return entitiesFromRows(manager, BatchJobEntity, result.raw)[0] ?? null;
 }
 
 /**

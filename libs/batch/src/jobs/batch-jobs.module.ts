@@ -1,11 +1,12 @@
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { WebhookDeliveries } from '../webhooks/webhook-delivery.repository';
 import { Module } from '@nestjs/common';
 import { BatchOutages } from '../workers/batch-outages';
 import { AccountsModule } from '@verity/accounts';
-import { BatchJobHousekeeping } from './batch-job.housekeeping';
+import { BatchJobHousekeeping } from './batch-job-housekeeping.repository';
 import { BatchAssemblyRepository } from './batch-assembly.repository';
 import { BatchJobRepository } from './batch-job.repository';
 import { BatchJobsService } from './batch-jobs.service';
+import { SettingsRepository } from './settings.repository';
 import { SigningSecretProvider } from './signing-secret.provider';
 
 /** Batch job storage and lifecycle, and the workers' shared outage view. Needs CoreModule (DataSource, APP_CONFIG, METRICS) from the host. */
@@ -16,6 +17,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
     BatchAssemblyRepository,
     BatchJobHousekeeping,
     BatchJobsService,
+    SettingsRepository,
     SigningSecretProvider,
     WebhookDeliveries,
     BatchOutages,

@@ -3,7 +3,7 @@ export * from './batch-messages';
 export type { BatchJobRecord } from './batch-job.record';
 export { BatchJobRepository, type ChunkCompletion, type NewBatchJob } from './batch-job.repository';
 export { BatchAssemblyRepository, type AssemblyAttempt } from './batch-assembly.repository';
-export { BatchJobHousekeeping } from './batch-job.housekeeping';
+export { BatchJobHousekeeping } from './batch-job-housekeeping.repository';
 export {
   BatchJobsService,
   BATCH_DEBIT_REASON,

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { SettingEntity } from '@verity/database';
+import { SettingsRepository } from './settings.repository';
 
 const SETTING_KEY = 'download_signing_secret';
 
@@ -16,7 +15,7 @@ export class SigningSecretProvider {
   private cached: Promise<string> | undefined;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly settings: SettingsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -30,13 +29,7 @@ export class SigningSecretProvider {
   }
 
   private async loadOrCreate(): Promise<string> {
-    const settings = this.db.getRepository(SettingEntity);
-    await settings
-      .createQueryBuilder()
-      .insert()
-      .values({ key: SETTING_KEY, value: randomBytes(32).toString('base64url') })
-      .orIgnore()
-      .execute();
-    return (await settings.findOneByOrFail({ key: SETTING_KEY })).value;
+    await this.settings.insertIfAbsent(SETTING_KEY, randomBytes(32).toString('base64url'));
+    return this.settings.valueOf(SETTING_KEY);
   }
 }

@@ -20,4 +20,4 @@ export {
   WebhookDeliveries,
   type WebhookAttempt,
   type WebhookDeliveryView,
-} from './webhook-deliveries';
+} from './webhook-delivery.repository';

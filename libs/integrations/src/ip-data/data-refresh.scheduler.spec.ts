@@ -6,7 +6,7 @@ import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@verity/config';
-import { maxmindFixtureDir } from './__fixtures__/fixture-dir';
+import { maxmindFixtureDir } from '@verity/testing';
 import { DataRefreshScheduler, warnStale, type DataRefreshLog } from './data-refresh.scheduler';
 import { buildIpEngine } from './ip-engine.builder';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpstreamUnavailableError } from '@verity/common';
 import { loadConfig } from '@verity/config';
-import { maxmindFixtureDir } from './__fixtures__/fixture-dir';
+import { maxmindFixtureDir } from '@verity/testing';
 import { buildIpEngine } from './ip-engine.builder';
 import { updateIpData } from './ip-data.updater';
 import { bundledDataDir } from './ip-data.paths';

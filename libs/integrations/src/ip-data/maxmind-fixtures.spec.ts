@@ -14,7 +14,7 @@ import {
   type IpRange,
 } from '@verity/validation';
 import type { IpFields } from '@verity/contracts';
-import { maxmindFixtureDir } from './__fixtures__/fixture-dir';
+import { maxmindFixtureDir } from '@verity/testing';
 import { buildIpEngine, type IpEngineHandle } from './ip-engine.builder';
 
 // MaxMind's test databases and their source JSON (github.com/maxmind/MaxMind-DB, Apache-2.0 OR MIT).

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import maxmind, { type Reader, type Response } from 'maxmind';
 import { bigIntToIpv6, intToIpv4, parseCidr, parseIp } from '@verity/validation';
-import { maxmindFixtureDir } from './__fixtures__/fixture-dir';
+import { maxmindFixtureDir } from '@verity/testing';
 import { MmdbSource } from './mmdb.source';
 import { MMDB_NOT_FOUND, MmdbTree } from './mmdb.tree';
 

@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 
 /**
- * CI runs the suite on Node.js 20 and 24 without rebuilding node_modules: the one native addon,
- * msgpackr-extract (Bull's job encoding), must load its N-API build on both. msgpackr falls
+ * CI runs on Node.js 20 (the first-run tests and this one) and 24 (the whole suite) without
+ * rebuilding node_modules: the one native addon, msgpackr-extract (Bull's job encoding), must
+ * load its N-API build on both. msgpackr falls
  * back to plain JavaScript without a word when it does not, so this asks it.
  */
 describe('native addons', () => {

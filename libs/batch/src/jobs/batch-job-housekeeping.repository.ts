@@ -5,8 +5,9 @@ import type { BatchJobRecord } from './batch-job.record';
 
 /**
  * The batch_jobs reads and writes of ingest's background services, apart from the job
- * lifecycle in BatchJobRepository: retention (expired jobs, purge marks), recovery (abandoned
- * jobs) and the no-progress metric. None acts for a tenant; each spans every account.
+ * lifecycle in BatchJobRepository and the assembly in BatchAssemblyRepository: retention
+ * (expired jobs, purge marks), recovery (abandoned jobs) and the no-progress metric. None acts
+ * for a tenant; each spans every account.
  */
 @Injectable()
 export class BatchJobHousekeeping {

@@ -21,7 +21,10 @@ export interface WebhookAttempt {
   nextRetryAt: Date | null;
 }
 
-/** Every webhook delivery attempt, so a customer sees what happened in the console. */
+/**
+ * The webhook_deliveries table: every delivery attempt of a job's webhook, so a customer sees
+ * what happened in the console. Its only reader and writer.
+ */
 @Injectable()
 export class WebhookDeliveries {
   constructor(private readonly db: DataSource) {}

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BucketPolicy, RateLimitStore } from './rate-limit.store';
+import type {
+  BucketPolicy,
+  RateLimitStore,
+} from '../../../apps/api/src/rate-limit/rate-limit.store';
 
 /**
  * The RateLimitStore contract: a token bucket per key with `burst` capacity refilled at
