@@ -4,7 +4,9 @@ import {
   type BatchNames,
   BatchJobRepository,
   BatchJobsService,
+  encodeChunk,
   encodeMessage,
+  JsonRowsCollector,
   readChunksInto,
   BatchOutages,
   type OutageWatch,
@@ -26,8 +28,6 @@ import type { BatchJobError, BatchType } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { JobFinisher } from '../assembler/job-finisher';
-import { chunkMessage } from './chunk-message';
-import { JsonRowsCollector } from './json-rows';
 import { sizedChunks } from './sized-chunks';
 
 /** Payload of an `ingest` queue job. */
@@ -209,7 +209,7 @@ export class SplitterService implements OnApplicationBootstrap {
     for await (const { chunk, value } of sizedChunks(
       readChunksInto(source, chunkRows, start.rows, new JsonRowsCollector()),
       MAX_CHUNK_BYTES,
-      (c) => chunkMessage(jobId, type, c),
+      (c) => encodeChunk(jobId, type, c),
       start.chunks,
     )) {
       // A chunk the interrupted run published and a scorer already recorded is not re-sent.
