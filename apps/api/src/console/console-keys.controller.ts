@@ -11,8 +11,8 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeysService, type ApiKeyView, type IssuedApiKey } from '@verity/accounts';
-import { createKeyRequest, type CreateKeyRequest } from '@verity/contracts';
+import { ApiKeysService, type IssuedApiKey } from '@verity/accounts';
+import { createKeyRequest, type ConsoleApiKeys, type CreateKeyRequest } from '@verity/contracts';
 import { uuidParam } from '../http/uuid-param';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import { ConsoleSessionGuard } from './console-session.guard';
@@ -26,7 +26,7 @@ export class ConsoleKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Get()
-  async list(@Req() request: FastifyRequest): Promise<{ data: ApiKeyView[] }> {
+  async list(@Req() request: FastifyRequest): Promise<ConsoleApiKeys> {
     return { data: await this.keys.list(request.principal!.accountId) };
   }
 
