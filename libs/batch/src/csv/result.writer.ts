@@ -8,7 +8,7 @@ import {
   type PhoneFields,
   type PhoneResult,
 } from '@verity/contracts';
-import { encodeLine, type CellValue } from './csv.cell';
+import { encodeCell, encodeLine, type CellValue } from './csv.cell';
 
 /** An ip-job input that is not an IP address: still one output row, with valid=false. */
 export interface InvalidIpRow {
@@ -119,10 +119,11 @@ export function csvHeader(type: BatchType): string {
 /** One data line of a result file, ending in '\n'. */
 export function formatResultRow<T extends BatchType>(type: T, row: ResultRowInput[T]): string {
   if (isInvalidIp(row)) return encodeLine(invalidIpCells(row));
+  // The line encodeLine writes, concatenated cell by cell: no array per row.
   const { cells } = FILE_COLUMNS[type] as FileColumns<unknown>;
-  const values = new Array<CellValue>(cells.length);
-  for (let i = 0; i < cells.length; i++) values[i] = cells[i](row);
-  return encodeLine(values);
+  let line = encodeCell(cells[0](row));
+  for (let i = 1; i < cells.length; i++) line += `,${encodeCell(cells[i](row))}`;
+  return `${line}\n`;
 }
 
 // An input that is not an address: itself as input, valid=false, the row's credits, the rest empty.
