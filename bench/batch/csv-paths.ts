@@ -6,14 +6,14 @@ import { Readable } from 'node:stream';
 import { format, parse } from 'fast-csv';
 import {
   InputReader,
+  encodeChunk,
   encodeMessage,
+  JsonRowsCollector,
   formatResultRow,
   readChunks,
   readChunksInto,
 } from '@verity/batch';
 import type { EmailFields } from '@verity/contracts';
-import { chunkMessage } from '../../apps/ingest/src/splitter/chunk-message';
-import { JsonRowsCollector } from '../../apps/ingest/src/splitter/json-rows';
 import { emailRow } from './inputs';
 
 const ROWS = Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1'));
@@ -83,7 +83,7 @@ async function readerStrings(bytes: Buffer): Promise<number> {
 async function readerSplit(bytes: Buffer): Promise<number> {
   let n = 0;
   for await (const c of readChunksInto(source(bytes), CHUNK_ROWS, 0, new JsonRowsCollector())) {
-    chunkMessage(JOB, 'email', c);
+    encodeChunk(JOB, 'email', c);
     n += c.rows.length;
   }
   return n;
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   );
   await measure('InputReader, count only (upload check)', () => readerCount(bytes));
   await measure('InputReader, string chunks + encodeMessage', () => readerStrings(bytes));
-  await measure('InputReader, JSON rows from bytes + chunkMessage (split now)', () =>
+  await measure('InputReader, JSON rows from bytes + encodeChunk (split now)', () =>
     readerSplit(bytes),
   );
   const rows = results();

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, BASE, setCsrfToken, type Session } from './api';
+import type { ConsoleSessionView } from '@verity/contracts/console';
+import { api, ApiError, BASE, setCsrfToken } from './api';
 import { navigate, usePath } from './router';
 import { AccountPage } from './pages/account';
 import { BatchPage } from './pages/batch';
@@ -23,14 +24,14 @@ const PAGES = [
 
 export function App() {
   const path = usePath();
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [session, setSession] = useState<ConsoleSessionView | null | undefined>(undefined);
   const page = PAGES.find((p) => p.path === path);
   useTitle(path === '/sign-in' ? 'Sign in' : (page?.title ?? 'Not found'));
 
   useEffect(() => {
     if (path === '/sign-in') return;
     if (session) return;
-    api<Session>('GET', '/session')
+    api<ConsoleSessionView>('GET', '/session')
       .then((s) => {
         setCsrfToken(s.csrf_token);
         setSession(s);

@@ -1,13 +1,6 @@
 import { VerityError } from '@verity/common';
 import { formatResultRow, LineBuffer, type ChunkMessage } from '@verity/batch';
-import type { EmailEnginePort, IpEnginePort, PhoneEnginePort } from '@verity/platform';
-
-/** The engines a scorer validates with. */
-export interface ScorerEngines {
-  email: EmailEnginePort;
-  phone: PhoneEnginePort;
-  ip: IpEnginePort;
-}
+import type { Engines } from '@verity/platform';
 
 /** Maps `items` with at most `limit` calls in flight; results keep the input order. */
 export async function mapBounded<T, R>(
@@ -35,7 +28,7 @@ export async function mapBounded<T, R>(
  */
 export async function scoreChunk(
   chunk: ChunkMessage,
-  engines: ScorerEngines,
+  engines: Engines,
   emailConcurrency: number,
 ): Promise<Buffer> {
   const lines = new LineBuffer();

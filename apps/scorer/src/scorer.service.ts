@@ -7,7 +7,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import {
-  batchNames,
+  BATCH_NAMES,
   type BatchNames,
   BatchJobRepository,
   decodeChunk,
@@ -28,15 +28,7 @@ import {
 } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
-import {
-  EMAIL_ENGINE,
-  IP_ENGINE,
-  METRICS,
-  PHONE_ENGINE,
-  type EmailEnginePort,
-  type IpEnginePort,
-  type PhoneEnginePort,
-} from '@verity/platform';
+import { ENGINES, METRICS, type Engines } from '@verity/platform';
 import { scoreChunk } from './chunk.scorer';
 
 /** Scored chunks remembered for skipping re-sent copies (a few jobs' worth; then forgotten). */
@@ -71,10 +63,9 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     outages: BatchOutages,
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
-    @Inject(EMAIL_ENGINE) private readonly email: EmailEnginePort,
-    @Inject(PHONE_ENGINE) private readonly phone: PhoneEnginePort,
-    @Inject(IP_ENGINE) private readonly ip: IpEnginePort,
+    @Inject(ENGINES) private readonly engines: Engines,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {
     this.outage = outages.watch({
@@ -83,11 +74,6 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
       log: this.log,
       metrics,
     });
-  }
-
-  /** Topic, group and queue names (BATCH_NAMESPACE). */
-  private get names(): BatchNames {
-    return batchNames(this.config.BATCH_NAMESPACE);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -158,11 +144,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     // Ended (or unknown) jobs need no work: a late redelivery must not recreate parts.
     if (!job || job.status !== 'processing') return;
     const stop = this.metrics?.batchChunkDuration.startTimer({ type: chunk.type });
-    const part = await scoreChunk(
-      chunk,
-      { email: this.email, phone: this.phone, ip: this.ip },
-      this.config.BATCH_EMAIL_CONCURRENCY,
-    );
+    const part = await scoreChunk(chunk, this.engines, this.config.BATCH_EMAIL_CONCURRENCY);
     await this.blobs.put(partKey(chunk.jobId, chunk.chunkNo), part);
     await this.bus.publish(this.names.progressTopic, [
       {

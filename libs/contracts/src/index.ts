@@ -2,3 +2,4 @@ export * from './wire';
 export * from './requests';
 export * from './responses';
 export * from './openapi-components';
+export * from './console';

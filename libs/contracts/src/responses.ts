@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERABILITY, HLR_STATUSES, LINE_TYPES, RISK_LEVELS } from './results';
+import { DELIVERABILITY, HLR_STATUSES, IP_LIST_KINDS, LINE_TYPES, RISK_LEVELS } from './results';
 import type { EmailResult, IpListEvidence, IpResult, PhoneResult, VerifyResult } from './results';
 import {
   BATCH_ERROR_CODES,
@@ -55,7 +55,7 @@ export const phoneResultSchema = z.object({
 });
 
 export const ipListEvidenceSchema = z.object({
-  kind: z.enum(['tor', 'vpn', 'proxy', 'datacenter', 'blocklist']),
+  kind: z.enum(IP_LIST_KINDS),
   source: z.string(),
   status: z.enum(['loaded', 'stale', 'missing', 'error']),
   age_seconds: z.number().int().nullable(),

@@ -12,6 +12,10 @@ export type HlrStatus = (typeof HLR_STATUSES)[number];
 export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 
+/** The open-data lists behind the IP flags; `blocklist` feeds `abuse_score`. */
+export const IP_LIST_KINDS = ['tor', 'vpn', 'proxy', 'datacenter', 'blocklist'] as const;
+export type IpListKind = (typeof IP_LIST_KINDS)[number];
+
 /** Email signals as computed by the engine (EmailResult without credits_used). */
 export interface EmailFields {
   input: string;
@@ -72,7 +76,7 @@ export interface IpResult extends IpFields {
  */
 export interface IpListEvidence {
   /** The flag the list feeds: `blocklist` feeds `abuse_score`. */
-  kind: 'tor' | 'vpn' | 'proxy' | 'datacenter' | 'blocklist';
+  kind: IpListKind;
   /** The list's id, e.g. `tor-exits`, `x4bnet-datacenter-ipv4`. */
   source: string;
   /** `loaded`; `stale` (older than its cadence, still used); `missing` or `error`: not used. */

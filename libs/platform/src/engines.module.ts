@@ -1,19 +1,5 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import {
-  EMAIL_ENGINE,
-  IP_ENGINE,
-  PHONE_ENGINE,
-  type EmailEnginePort,
-  type IpEnginePort,
-  type PhoneEnginePort,
-} from './engines.tokens';
-
-/** The three validation engines of a process, built once by the composition root. */
-export interface Engines {
-  email: EmailEnginePort;
-  phone: PhoneEnginePort;
-  ip: IpEnginePort;
-}
+import { EMAIL_ENGINE, ENGINES, IP_ENGINE, PHONE_ENGINE, type Engines } from './engines.tokens';
 
 @Global()
 @Module({})
@@ -25,8 +11,9 @@ export class EnginesModule {
         { provide: EMAIL_ENGINE, useValue: engines.email },
         { provide: PHONE_ENGINE, useValue: engines.phone },
         { provide: IP_ENGINE, useValue: engines.ip },
+        { provide: ENGINES, useValue: engines },
       ],
-      exports: [EMAIL_ENGINE, PHONE_ENGINE, IP_ENGINE],
+      exports: [EMAIL_ENGINE, PHONE_ENGINE, IP_ENGINE, ENGINES],
     };
   }
 }

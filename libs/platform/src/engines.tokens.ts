@@ -5,6 +5,8 @@ import type { EmailCheck } from '@verity/validation';
 export const EMAIL_ENGINE = Symbol.for('verity.engine.email');
 export const PHONE_ENGINE = Symbol.for('verity.engine.phone');
 export const IP_ENGINE = Symbol.for('verity.engine.ip');
+/** The three engines together, for the work that uses each (verify, the scorer). */
+export const ENGINES = Symbol.for('verity.engines');
 
 export interface EmailEnginePort {
   validate(input: string): Promise<EmailFields>;
@@ -20,4 +22,11 @@ export interface IpEnginePort {
   lookup(input: string): IpFields;
   /** `lookup` plus each open-data list's state (`?explain=true`). */
   explain(input: string): ExplainedIpFields;
+}
+
+/** The three validation engines of a process, built once by the composition root. */
+export interface Engines {
+  email: EmailEnginePort;
+  phone: PhoneEnginePort;
+  ip: IpEnginePort;
 }

@@ -9,7 +9,7 @@ export {
   type ReadinessReport,
   type ReportedCheck,
 } from './health/health.registry';
-export { EnginesModule, type Engines } from './engines.module';
+export { EnginesModule } from './engines.module';
 export { createLogger, loggerOptions, PinoNestLogger, REDACTED_PATHS } from './logging/logger';
 export { buildEngines, type EnginesRuntime } from './runtime/engines.runtime';
 export { openDatabaseRuntime, type DatabaseRuntime } from './runtime/database.runtime';

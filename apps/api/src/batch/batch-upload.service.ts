@@ -5,7 +5,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
 import {
-  batchNames,
+  BATCH_NAMES,
   type BatchNames,
   BatchJobsService,
   UploadInspector,
@@ -84,13 +84,9 @@ export class BatchUploadService {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_NAMES) private readonly names: BatchNames,
   ) {
     this.limits = multipartLimits(config);
-  }
-
-  /** Topic, group and queue names (BATCH_NAMESPACE). */
-  private get names(): BatchNames {
-    return batchNames(this.config.BATCH_NAMESPACE);
   }
 
   async create(

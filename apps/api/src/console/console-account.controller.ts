@@ -5,10 +5,10 @@ import { CreditLeases, LedgerRepository, UsageRepository, type UsageDay } from '
 import type { LedgerPage } from '@verity/contracts/wire';
 import { BatchJobRepository } from '@verity/batch';
 import { VerityError } from '@verity/common';
-import { CREDIT_COST } from '@verity/contracts';
+import { CREDIT_COST, type ConsoleOverview, type ConsoleUsage } from '@verity/contracts';
 import { uuidParam } from '../http/uuid-param';
 import { ConsoleSessionGuard } from './console-session.guard';
-import { consoleJob, type ConsoleJob } from './console-job';
+import { consoleJob } from './console-job';
 
 const USAGE_DAYS = 30;
 
@@ -32,9 +32,7 @@ export class ConsoleAccountController {
   ) {}
 
   @Get('overview')
-  async overview(
-    @Req() request: FastifyRequest,
-  ): Promise<{ account_id: string; credits_balance: number; recent_jobs: ConsoleJob[] }> {
+  async overview(@Req() request: FastifyRequest): Promise<ConsoleOverview> {
     const { accountId } = request.principal!;
     const [balance, jobs] = await Promise.all([
       this.credits.balance(accountId),
@@ -47,7 +45,7 @@ export class ConsoleAccountController {
   async dailyUsage(
     @Req() request: FastifyRequest,
     @Query('key_id') keyId: string | undefined,
-  ): Promise<{ days: number; operations: string[]; data: UsageDay[] }> {
+  ): Promise<ConsoleUsage> {
     const key = keyId ? uuidParam(keyId, 'key') : null;
     await this.credits.settleNow(request.principal!.accountId);
     return {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AccountsService, ConsoleUsersService, type ConsoleUser } from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import type { ConsoleSessionView } from '@verity/contracts';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import {
   assertSameOrigin,
@@ -24,15 +25,6 @@ const passwordRequest = z.object({
   password: z.string().max(1024),
   current_password: z.string().max(1024).optional(),
 });
-
-/** What the console knows about who is signed in. */
-export interface SessionView {
-  email: string;
-  account_id: string;
-  account_name: string;
-  password_set: boolean;
-  csrf_token: string;
-}
 
 // The one message for any wrong credential: it never tells whether the email exists.
 const WRONG_CREDENTIALS = 'email or password is incorrect';
@@ -56,7 +48,7 @@ export class ConsoleAuthController {
     @Body(new ZodBodyPipe(loginRequest)) body: z.infer<typeof loginRequest>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SessionView> {
+  ): Promise<ConsoleSessionView> {
     assertSameOrigin(request, this.config.CONSOLE_URL);
     await this.throttle.admit(body.email, request.ip);
     const user = await this.users.authenticate(body.email, body.password);
@@ -72,7 +64,7 @@ export class ConsoleAuthController {
     @Body(new ZodBodyPipe(linkRequest)) body: z.infer<typeof linkRequest>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SessionView> {
+  ): Promise<ConsoleSessionView> {
     assertSameOrigin(request, this.config.CONSOLE_URL);
     const user = await this.users.redeemLink(body.token);
     if (!user)
@@ -86,7 +78,7 @@ export class ConsoleAuthController {
   @Get('session')
   @NoStore()
   @UseGuards(ConsoleSessionGuard)
-  session(@Req() request: FastifyRequest): Promise<SessionView> {
+  session(@Req() request: FastifyRequest): Promise<ConsoleSessionView> {
     return this.view(request.consoleSession!);
   }
 
@@ -97,7 +89,7 @@ export class ConsoleAuthController {
   async setPassword(
     @Body(new ZodBodyPipe(passwordRequest)) body: z.infer<typeof passwordRequest>,
     @Req() request: FastifyRequest,
-  ): Promise<SessionView> {
+  ): Promise<ConsoleSessionView> {
     const session = request.consoleSession!;
     if (session.passwordSet) {
       const same = await this.users.authenticate(session.email, body.current_password ?? '');
@@ -136,14 +128,14 @@ export class ConsoleAuthController {
     user: ConsoleUser,
     request: FastifyRequest,
     reply: FastifyReply,
-  ): Promise<SessionView> {
+  ): Promise<ConsoleSessionView> {
     const id = await this.sessions.open(user.id);
     setSessionCookie(request, reply, id, this.config.CONSOLE_SESSION_MAX_HOURS * 3600);
     const session = await this.sessions.resolve(id);
     return this.view(session!);
   }
 
-  private async view(session: ConsoleSession): Promise<SessionView> {
+  private async view(session: ConsoleSession): Promise<ConsoleSessionView> {
     return {
       email: session.email,
       account_id: session.accountId,

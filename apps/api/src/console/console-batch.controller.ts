@@ -3,14 +3,12 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BatchJobRepository, BatchJobsService } from '@verity/batch';
 import { VerityError } from '@verity/common';
+import type { ConsoleBatchJob, ConsoleBatchJobs } from '@verity/contracts';
 import { BatchUploadService } from '../batch/batch-upload.service';
 import { localBaseUrl } from '../http/public-url';
 import { ConsoleSessionGuard } from './console-session.guard';
-import { consoleJob, type ConsoleJob } from './console-job';
+import { consoleJob } from './console-job';
 import { NoStore } from '../http/no-store';
-
-/** A console job with its freshly signed download address once done. */
-type ConsoleJobWithResult = ConsoleJob & { result_url: string | null };
 
 /**
  * Batch from the browser: the upload streams through the same BatchUploadService as
@@ -28,7 +26,7 @@ export class ConsoleBatchController {
 
   @Get()
   @NoStore()
-  async list(@Req() request: FastifyRequest): Promise<{ data: ConsoleJobWithResult[] }> {
+  async list(@Req() request: FastifyRequest): Promise<ConsoleBatchJobs> {
     const jobs = await this.repository.listForAccount(request.principal!.accountId, 50);
     return { data: await Promise.all(jobs.map((j) => this.withResult(j, request))) };
   }
@@ -36,7 +34,7 @@ export class ConsoleBatchController {
   @Post()
   @NoStore()
   @HttpCode(202)
-  async create(@Req() request: FastifyRequest): Promise<ConsoleJobWithResult> {
+  async create(@Req() request: FastifyRequest): Promise<ConsoleBatchJob> {
     const { job } = await this.uploads.create(request.principal!, request);
     return this.withResult(job, request);
   }
@@ -46,7 +44,7 @@ export class ConsoleBatchController {
   async get(
     @Req() request: FastifyRequest,
     @Param('jobId') jobId: string,
-  ): Promise<ConsoleJobWithResult> {
+  ): Promise<ConsoleBatchJob> {
     const job = await this.repository.findForAccount(request.principal!.accountId, jobId);
     if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
     return this.withResult(job, request);
@@ -55,7 +53,7 @@ export class ConsoleBatchController {
   private async withResult(
     job: Parameters<typeof consoleJob>[0],
     request: FastifyRequest,
-  ): Promise<ConsoleJobWithResult> {
+  ): Promise<ConsoleBatchJob> {
     // The rule of /v1/batch: PUBLIC_URL, else the address the request arrived on; never the
     // Host header, which the client chooses (a signed link must not name a host of its choosing).
     const view = await this.jobs.view(job, localBaseUrl(request));

@@ -1,21 +1,7 @@
 import { toBatchJob, type BatchJobRecord } from '@verity/batch';
-import { CREDIT_COST } from '@verity/contracts';
+import { CREDIT_COST, type ConsoleJob } from '@verity/contracts';
 
-/** A batch job as the console lists it: the spec's fields plus what went wrong and its refund. */
-export interface ConsoleJob {
-  id: string;
-  type: string;
-  status: string;
-  total_rows: number;
-  processed_rows: number;
-  webhook_url: string | null;
-  /** The public reason (BatchJob.error.message); the internal detail stays in the log. */
-  failure_reason: string | null;
-  refunded_credits: number;
-  created_at: string;
-  finished_at: string | null;
-}
-
+/** A batch job as the console lists it (the contracts' ConsoleJob). */
 export function consoleJob(job: BatchJobRecord): ConsoleJob {
   return {
     id: job.id,

@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiKeysService } from '@verity/accounts';
 import {
   createKeyRequest,
-  type ApiKey,
+  type ConsoleApiKeys,
   type CreateKeyRequest,
   type IssuedApiKey,
 } from '@verity/contracts';
@@ -31,7 +31,7 @@ export class ConsoleKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Get()
-  async list(@Req() request: FastifyRequest): Promise<{ data: ApiKey[] }> {
+  async list(@Req() request: FastifyRequest): Promise<ConsoleApiKeys> {
     return { data: await this.keys.list(request.principal!.accountId) };
   }
 

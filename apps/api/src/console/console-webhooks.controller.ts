@@ -2,8 +2,9 @@ import { Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AccountsService } from '@verity/accounts';
-import { WebhookDeliveries, type WebhookDeliveryView } from '@verity/batch';
+import { WebhookDeliveries } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
+import type { ConsoleWebhooks, WebhookSecret } from '@verity/contracts';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { NoStore } from '../http/no-store';
 
@@ -19,9 +20,7 @@ export class ConsoleWebhooksController {
   ) {}
 
   @Get()
-  async list(
-    @Req() request: FastifyRequest,
-  ): Promise<{ instance_secret: boolean; data: WebhookDeliveryView[] }> {
+  async list(@Req() request: FastifyRequest): Promise<ConsoleWebhooks> {
     return {
       // WEBHOOK_SECRET set by the operator signs every account's webhooks instead.
       instance_secret: this.config.WEBHOOK_SECRET !== undefined,
@@ -33,14 +32,14 @@ export class ConsoleWebhooksController {
   @Post('secret/reveal')
   @NoStore()
   @HttpCode(200)
-  async reveal(@Req() request: FastifyRequest): Promise<{ secret: string }> {
+  async reveal(@Req() request: FastifyRequest): Promise<WebhookSecret> {
     return { secret: await this.accounts.webhookSecret(request.principal!.accountId) };
   }
 
   @Post('secret/rotate')
   @NoStore()
   @HttpCode(200)
-  async rotate(@Req() request: FastifyRequest): Promise<{ secret: string }> {
+  async rotate(@Req() request: FastifyRequest): Promise<WebhookSecret> {
     return { secret: await this.accounts.rotateWebhookSecret(request.principal!.accountId) };
   }
 }

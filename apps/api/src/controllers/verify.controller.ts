@@ -8,14 +8,7 @@ import {
   verifyResultSchema,
   type VerifyRequest,
 } from '@verity/contracts';
-import {
-  EMAIL_ENGINE,
-  IP_ENGINE,
-  PHONE_ENGINE,
-  type EmailEnginePort,
-  type IpEnginePort,
-  type PhoneEnginePort,
-} from '@verity/platform';
+import { ENGINES, type Engines } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
 import { BillingService } from '../billing/billing.service';
 import { ApiDoc, ApiExplain } from '../openapi/api-docs.decorators';
@@ -25,9 +18,7 @@ import { runVerify, type VerifyAnswer } from './verify.work';
 @Controller('v1')
 export class VerifyController {
   constructor(
-    @Inject(EMAIL_ENGINE) private readonly email: EmailEnginePort,
-    @Inject(PHONE_ENGINE) private readonly phone: PhoneEnginePort,
-    @Inject(IP_ENGINE) private readonly ip: IpEnginePort,
+    @Inject(ENGINES) private readonly engines: Engines,
     private readonly billing: BillingService,
   ) {}
 
@@ -50,7 +41,7 @@ export class VerifyController {
   ): Promise<VerifyAnswer> {
     const explain = request.query.explain;
     return this.billing.charge(principal, 'verify', request.id, () =>
-      runVerify({ email: this.email, phone: this.phone, ip: this.ip }, body, explain === 'true'),
+      runVerify(this.engines, body, explain === 'true'),
     );
   }
 }

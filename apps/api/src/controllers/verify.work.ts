@@ -1,5 +1,5 @@
 import type { VerifyRequest, VerifyResult } from '@verity/contracts';
-import type { EmailEnginePort, IpEnginePort, PhoneEnginePort } from '@verity/platform';
+import type { Engines } from '@verity/platform';
 import { FRAUD_BASE, scoreFraud, type FraudReason } from '@verity/validation';
 
 /** Nested results in a verify answer each report the credits of their own single call. */
@@ -12,7 +12,7 @@ export type VerifyWork = Omit<VerifyAnswer, 'credits_used'>;
 
 /** The work of one verify call (charged by the caller): POST /v1/verify and the playground. */
 export async function runVerify(
-  engines: { email: EmailEnginePort; phone: PhoneEnginePort; ip: IpEnginePort },
+  engines: Engines,
   body: VerifyRequest,
   explain: boolean,
 ): Promise<VerifyWork> {

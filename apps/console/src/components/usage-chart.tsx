@@ -8,7 +8,7 @@ import {
   Tooltip,
 } from 'chart.js';
 import { useEffect, useRef } from 'preact/hooks';
-import type { UsageDay } from '../api';
+import type { UsageDay } from '@verity/contracts/console';
 import { formatNumber, operationLabel } from '../format';
 
 // Only what a stacked bar chart needs, so the bundle stays small.

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { field } from '../form-field';
-import { api, type Session } from '../api';
+import type { ConsoleSessionView } from '@verity/contracts/console';
+import { api } from '../api';
 import { ConfirmButton } from '../components/confirm';
 import { ErrorNote } from '../components/states';
 import { navigate } from '../router';
@@ -17,7 +18,7 @@ export function AccountPage({ session, onSession }: PageProps) {
     setSaved(false);
     try {
       onSession(
-        await api<Session>('POST', '/auth/password', {
+        await api<ConsoleSessionView>('POST', '/auth/password', {
           password: field(data, 'new-password'),
           current_password: field(data, 'current-password'),
         }),

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { field } from '../form-field';
-import { api, type Job } from '../api';
+import type { ConsoleBatchJob, ConsoleBatchJobs } from '@verity/contracts/console';
+import { api } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/states';
 import { useLoad } from '../use-load';
 import { JobsTable } from './jobs-table';
@@ -8,10 +9,10 @@ import { JobsTable } from './jobs-table';
 const POLL_MS = 3_000;
 
 export function BatchPage() {
-  const jobs = useLoad(() => api<{ data: Job[] }>('GET', '/batch'));
+  const jobs = useLoad(() => api<ConsoleBatchJobs>('GET', '/batch'));
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<Job | null>(null);
+  const [created, setCreated] = useState<ConsoleBatchJob | null>(null);
   const active = jobs.value?.data.some((j) => j.status === 'queued' || j.status === 'processing');
 
   // Live progress: poll while a job is queued or processing.
@@ -35,7 +36,7 @@ export function BatchPage() {
     setError(null);
     setCreated(null);
     try {
-      setCreated(await api<Job>('POST', '/batch', body));
+      setCreated(await api<ConsoleBatchJob>('POST', '/batch', body));
       form.reset();
       jobs.reload();
     } catch (err) {

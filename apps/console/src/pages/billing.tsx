@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { LedgerPage } from '@verity/contracts/account';
+import type { ConsoleOverview } from '@verity/contracts/console';
 import { api } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/states';
 import { formatNumber, formatTime, operationLabel } from '../format';
@@ -19,7 +20,7 @@ const REASONS: Record<string, string> = {
 export function BillingPage({ session }: PageProps) {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const before = cursors[cursors.length - 1];
-  const balance = useLoad(() => api<{ credits_balance: number }>('GET', '/overview'));
+  const balance = useLoad(() => api<ConsoleOverview>('GET', '/overview'));
   const ledger = useLoad(
     () => api<LedgerPage>('GET', `/ledger?limit=25${before ? `&before=${before}` : ''}`),
     [before],

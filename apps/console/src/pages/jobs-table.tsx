@@ -1,8 +1,8 @@
-import type { Job } from '../api';
+import type { ConsoleBatchJob, ConsoleJob } from '@verity/contracts/console';
 import { formatNumber, formatTime } from '../format';
 
 /** Batch jobs with their progress; a done job has a download link, a failed one its reason. */
-export function JobsTable({ jobs }: { jobs: Job[] }) {
+export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJob>)[] }) {
   return (
     <div class="table-wrap">
       <table aria-label="Batch jobs">

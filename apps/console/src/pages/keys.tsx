@@ -1,20 +1,20 @@
 import { useState } from 'preact/hooks';
 import { field } from '../form-field';
-import { api, type ApiKey } from '../api';
+import type { IssuedApiKey } from '@verity/contracts/account';
+import type { ConsoleApiKeys } from '@verity/contracts/console';
+import { api } from '../api';
 import { ConfirmButton } from '../components/confirm';
 import { SecretOnce } from '../components/secret-once';
 import { Empty, ErrorNote, Loading } from '../components/states';
 import { formatTime } from '../format';
 import { useLoad } from '../use-load';
 
-type Issued = ApiKey & { key: string };
-
 export function KeysPage() {
-  const keys = useLoad(() => api<{ data: ApiKey[] }>('GET', '/keys'));
-  const [issued, setIssued] = useState<{ what: string; key: Issued } | null>(null);
+  const keys = useLoad(() => api<ConsoleApiKeys>('GET', '/keys'));
+  const [issued, setIssued] = useState<{ what: string; key: IssuedApiKey } | null>(null);
   const [error, setError] = useState<unknown>(null);
 
-  const run = async (what: string, action: () => Promise<Issued | undefined>) => {
+  const run = async (what: string, action: () => Promise<IssuedApiKey | undefined>) => {
     setError(null);
     setIssued(null);
     try {
@@ -31,7 +31,7 @@ export function KeysPage() {
     const form = e.currentTarget as HTMLFormElement;
     const name = field(new FormData(form), 'name').trim();
     void run(`New key “${name}”`, async () => {
-      const key = await api<Issued>('POST', '/keys', { name });
+      const key = await api<IssuedApiKey>('POST', '/keys', { name });
       form.reset();
       return key;
     });
@@ -95,7 +95,7 @@ export function KeysPage() {
                         confirmLabel="Rotate"
                         onConfirm={() =>
                           void run(`Key “${k.name}” rotated`, () =>
-                            api<Issued>('POST', `/keys/${k.id}/rotate`),
+                            api<IssuedApiKey>('POST', `/keys/${k.id}/rotate`),
                           )
                         }
                       />

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
-import { api, type ApiKey, type Job, type UsageDay } from '../api';
+import type { ConsoleApiKeys, ConsoleOverview, ConsoleUsage } from '@verity/contracts/console';
+import { api } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/states';
 import { lastDays, UsageChart, type Measure } from '../components/usage-chart';
 import { formatNumber } from '../format';
@@ -11,16 +12,10 @@ const CONSOLE_KEY_ID = '00000000-0000-0000-0000-000000000000';
 export function OverviewPage() {
   const [keyId, setKeyId] = useState('');
   const [measure, setMeasure] = useState<Measure>('calls');
-  const overview = useLoad(() =>
-    api<{ credits_balance: number; recent_jobs: Job[] }>('GET', '/overview'),
-  );
-  const keys = useLoad(() => api<{ data: ApiKey[] }>('GET', '/keys'));
+  const overview = useLoad(() => api<ConsoleOverview>('GET', '/overview'));
+  const keys = useLoad(() => api<ConsoleApiKeys>('GET', '/keys'));
   const usage = useLoad(
-    () =>
-      api<{ days: number; operations: string[]; data: UsageDay[] }>(
-        'GET',
-        `/usage${keyId ? `?key_id=${encodeURIComponent(keyId)}` : ''}`,
-      ),
+    () => api<ConsoleUsage>('GET', `/usage${keyId ? `?key_id=${encodeURIComponent(keyId)}` : ''}`),
     [keyId],
   );
   const days = useMemo(() => lastDays(usage.value?.days ?? 30), [usage.value]);

@@ -1,7 +1,7 @@
-import type { Session } from '../api';
+import type { ConsoleSessionView } from '@verity/contracts/console';
 
 /** What every page gets from the shell. */
 export interface PageProps {
-  session: Session;
-  onSession: (session: Session | undefined) => void;
+  session: ConsoleSessionView;
+  onSession: (session: ConsoleSessionView | undefined) => void;
 }

@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { field } from '../form-field';
-import { api, ApiError, setCsrfToken, type Session } from '../api';
+import type { ConsoleSessionView } from '@verity/contracts/console';
+import { api, ApiError, setCsrfToken } from '../api';
 import { ErrorNote } from '../components/states';
 import { navigate, safeNext } from '../router';
 
 /** Sign in with email and password, or with a one-time link (then choose a password). */
-export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
+export function SignInPage({ onSignedIn }: { onSignedIn: (s: ConsoleSessionView) => void }) {
   const next = safeNext(new URLSearchParams(location.search).get('next'));
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const [needsPassword, setNeedsPassword] = useState<Session | null>(null);
+  const [needsPassword, setNeedsPassword] = useState<ConsoleSessionView | null>(null);
 
   useEffect(() => {
     const token = new URLSearchParams(location.hash.slice(1)).get('token');
@@ -17,7 +18,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
     // The token leaves the address bar at once: not in history, not in a screenshot.
     history.replaceState(null, '', location.pathname + location.search);
     setBusy(true);
-    api<Session>('POST', '/auth/link', { token })
+    api<ConsoleSessionView>('POST', '/auth/link', { token })
       .then((s) => {
         setCsrfToken(s.csrf_token);
         if (s.password_set) finish(s);
@@ -27,7 +28,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
       .finally(() => setBusy(false));
   }, []);
 
-  const finish = (s: Session) => {
+  const finish = (s: ConsoleSessionView) => {
     onSignedIn(s);
     navigate(next);
   };
@@ -39,7 +40,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
     setError(null);
     try {
       finish(
-        await api<Session>('POST', '/auth/login', {
+        await api<ConsoleSessionView>('POST', '/auth/login', {
           email: field(form, 'email'),
           password: field(form, 'password'),
         }),
@@ -66,7 +67,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
     setBusy(true);
     setError(null);
     try {
-      finish(await api<Session>('POST', '/auth/password', { password }));
+      finish(await api<ConsoleSessionView>('POST', '/auth/password', { password }));
     } catch (err) {
       setError(err);
     } finally {

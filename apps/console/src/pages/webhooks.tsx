@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, type Delivery } from '../api';
+import type { ConsoleWebhooks, WebhookSecret } from '@verity/contracts/console';
+import { api } from '../api';
 import { ConfirmButton } from '../components/confirm';
 import { SecretOnce } from '../components/secret-once';
 import { Empty, ErrorNote, Loading } from '../components/states';
@@ -7,14 +8,12 @@ import { formatTime } from '../format';
 import { useLoad } from '../use-load';
 
 export function WebhooksPage() {
-  const list = useLoad(() =>
-    api<{ instance_secret: boolean; data: Delivery[] }>('GET', '/webhooks'),
-  );
+  const list = useLoad(() => api<ConsoleWebhooks>('GET', '/webhooks'));
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const act = (path: string) => {
     setError(null);
-    api<{ secret: string }>('POST', path)
+    api<WebhookSecret>('POST', path)
       .then((s) => setSecret(s.secret))
       .catch(setError);
   };

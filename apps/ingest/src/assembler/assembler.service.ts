@@ -9,7 +9,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import {
-  batchNames,
+  BATCH_NAMES,
   type BatchNames,
   BatchAssemblyRepository,
   BatchJobRepository,
@@ -74,15 +74,11 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {
     this.recorder = new ChunkRecorder((chunks) => this.repository.recordChunks(chunks));
     this.holder = config.INSTANCE_ID ?? hostname();
-  }
-
-  /** Topic, group and queue names (BATCH_NAMESPACE). */
-  private get names(): BatchNames {
-    return batchNames(this.config.BATCH_NAMESPACE);
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  batchNames,
+  BATCH_NAMES,
   type BatchNames,
   partsPrefix,
   webhookJobId,
@@ -23,12 +23,8 @@ export class JobFinisher {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_NAMES) private readonly names: BatchNames,
   ) {}
-
-  /** Topic, group and queue names (BATCH_NAMESPACE). */
-  private get names(): BatchNames {
-    return batchNames(this.config.BATCH_NAMESPACE);
-  }
 
   async afterEnd(job: BatchJobRecord): Promise<void> {
     if (job.status !== 'done' && job.status !== 'failed') return;

@@ -7,7 +7,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import {
-  batchNames,
+  BATCH_NAMES,
   type BatchNames,
   BatchJobHousekeeping,
   BatchJobsService,
@@ -47,13 +47,9 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
     private readonly outages: BatchOutages,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {}
-
-  /** Topic, group and queue names (BATCH_NAMESPACE). */
-  private get names(): BatchNames {
-    return batchNames(this.config.BATCH_NAMESPACE);
-  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.handOver(await this.housekeeping.findUnfinished());

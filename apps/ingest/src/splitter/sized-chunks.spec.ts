@@ -1,7 +1,23 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RowChunk } from '@verity/batch';
+import { Readable } from 'node:stream';
+import {
+  encodeChunk,
+  encodeMessage,
+  JsonRowsCollector,
+  readChunks,
+  readChunksInto,
+  type RowChunk,
+} from '@verity/batch';
 import { sizedChunks } from './sized-chunks';
+
+const JOB = '6f1c2b8e-0d7a-4b5e-9f00-1a2b3c4d5e6f';
+
+async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
 
 function source(chunks: RowChunk[]): AsyncIterable<RowChunk> {
   return (async function* () {
@@ -67,5 +83,29 @@ describe('sizedChunks', () => {
       next += p.chunk.rows.length;
     }
     assert.ok(out.length > 3);
+  });
+
+  it('halves a chunk into the messages of the halved string rows', async () => {
+    const rows = Array.from(
+      { length: 9 },
+      (_, i) => `${i}${i % 3 === 0 ? '"' : ''}${'x'.repeat(40)}`,
+    );
+    const text = rows.map((r) => (r.includes('"') ? `"${r.replace(/"/g, '""')}"` : r)).join('\n');
+    const encode = (c: RowChunk) => encodeMessage({ v: 1, jobId: JOB, type: 'email', ...c });
+    const strings = await all(
+      sizedChunks(readChunks(Readable.from([Buffer.from(text)]), 9), 200, encode),
+    );
+    const json = await all(
+      sizedChunks(
+        readChunksInto(Readable.from([Buffer.from(text)]), 9, 0, new JsonRowsCollector()),
+        200,
+        (c) => encodeChunk(JOB, 'email', c),
+      ),
+    );
+    assert.ok(strings.length > 2);
+    assert.deepEqual(
+      json.map((p) => p.value),
+      strings.map((p) => p.value),
+    );
   });
 });

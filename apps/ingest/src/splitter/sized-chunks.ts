@@ -1,6 +1,6 @@
 import type { RowChunk } from '@verity/batch';
 
-/** Rows a chunk can be cut in: a string array, or the splitter's JsonRows. */
+/** Rows a chunk can be cut in: a string array, or JsonRows (@verity/batch). */
 export interface SliceableRows<R> {
   readonly length: number;
   slice(from?: number, to?: number): R;

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import {
-  batchNames,
+  BATCH_NAMES,
   type BatchNames,
   BatchJobRepository,
   BatchJobsService,
+  encodeChunk,
   encodeMessage,
+  JsonRowsCollector,
   readChunksInto,
   BatchOutages,
   type OutageWatch,
@@ -26,8 +28,6 @@ import type { BatchJobError, BatchType } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { JobFinisher } from '../assembler/job-finisher';
-import { chunkMessage } from './chunk-message';
-import { JsonRowsCollector } from './json-rows';
 import { sizedChunks } from './sized-chunks';
 
 /** Payload of an `ingest` queue job. */
@@ -66,6 +66,7 @@ export class SplitterService implements OnApplicationBootstrap {
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {
     this.outage = outages.watch({
@@ -74,11 +75,6 @@ export class SplitterService implements OnApplicationBootstrap {
       log: this.log,
       metrics,
     });
-  }
-
-  /** Topic, group and queue names (BATCH_NAMESPACE). */
-  private get names(): BatchNames {
-    return batchNames(this.config.BATCH_NAMESPACE);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -209,7 +205,7 @@ export class SplitterService implements OnApplicationBootstrap {
     for await (const { chunk, value } of sizedChunks(
       readChunksInto(source, chunkRows, start.rows, new JsonRowsCollector()),
       MAX_CHUNK_BYTES,
-      (c) => chunkMessage(jobId, type, c),
+      (c) => encodeChunk(jobId, type, c),
       start.chunks,
     )) {
       // A chunk the interrupted run published and a scorer already recorded is not re-sent.

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import {
-  batchNames,
+  BATCH_NAMES,
   type BatchNames,
   BatchJobRepository,
   BatchJobsService,
@@ -35,13 +35,9 @@ export class WebhookProcessor implements OnApplicationBootstrap {
     private readonly deliveries: WebhookDeliveries,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {}
-
-  /** Topic, group and queue names (BATCH_NAMESPACE). */
-  private get names(): BatchNames {
-    return batchNames(this.config.BATCH_NAMESPACE);
-  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.queue.process<WebhookPayload>(

@@ -6,10 +6,11 @@ import { BatchJobHousekeeping } from './batch-job-housekeeping.repository';
 import { BatchAssemblyRepository } from './batch-assembly.repository';
 import { BatchJobRepository } from './batch-job.repository';
 import { BatchJobsService } from './batch-jobs.service';
+import { BATCH_NAMES, batchNamesProvider } from './batch-names';
 import { SettingsRepository } from './settings.repository';
 import { SigningSecretProvider } from './signing-secret.provider';
 
-/** Batch job storage and lifecycle, and the workers' shared outage view. Needs CoreModule (DataSource, APP_CONFIG, METRICS) from the host. */
+/** Batch job storage and lifecycle, the pipeline's names (BATCH_NAMES) and the workers' shared outage view. Needs CoreModule (DataSource, APP_CONFIG, METRICS) from the host. */
 @Module({
   imports: [AccountsModule],
   providers: [
@@ -21,6 +22,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
     SigningSecretProvider,
     WebhookDeliveries,
     BatchOutages,
+    batchNamesProvider,
   ],
   exports: [
     BatchJobRepository,
@@ -30,6 +32,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
     SigningSecretProvider,
     WebhookDeliveries,
     BatchOutages,
+    BATCH_NAMES,
   ],
 })
 export class BatchJobsModule {}

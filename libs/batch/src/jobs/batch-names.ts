@@ -1,3 +1,6 @@
+import type { Provider } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+
 /** Queue, topic and consumer-group names of the batch pipeline. */
 export interface BatchNames {
   /** Bull queue that hands a new job to the splitter. */
@@ -26,6 +29,16 @@ export function batchNames(namespace?: string): BatchNames {
     assemblerGroup: `${p}verity-assembler`,
   };
 }
+
+/** Injection token of the process's BatchNames, built once from BATCH_NAMESPACE. */
+export const BATCH_NAMES = Symbol.for('verity.batch.names');
+
+/** Provides BATCH_NAMES from the configuration. */
+export const batchNamesProvider: Provider = {
+  provide: BATCH_NAMES,
+  inject: [APP_CONFIG],
+  useFactory: (config: AppConfig): BatchNames => batchNames(config.BATCH_NAMESPACE),
+};
 
 /** Where a job's upload is kept until the job ends. */
 export function uploadKey(jobId: string): string {

@@ -1,5 +1,7 @@
 export * from './batch-names';
 export * from './batch-messages';
+export { encodeChunk } from './chunk-message.writer';
+export { JsonRows, JsonRowsCollector } from './json-rows';
 export type { BatchJobRecord } from './batch-job.record';
 export { BatchJobRepository, type ChunkCompletion, type NewBatchJob } from './batch-job.repository';
 export { BatchAssemblyRepository, type AssemblyAttempt } from './batch-assembly.repository';

@@ -1,17 +1,21 @@
 // Every label value the catalogue accepts is listed here, so label cardinality is bounded by
-// code, not by traffic: job ids, API keys, emails and IPs never become label values.
+// code, not by traffic: job ids, API keys, emails and IPs never become label values. Values
+// that name a shape of the API (operations, job statuses, row types, list kinds, HLR statuses)
+// come from @verity/contracts, so a label set changes with the API, never apart from it.
+import {
+  BATCH_STATUSES,
+  BATCH_TYPES,
+  CREDIT_OPERATIONS,
+  HLR_STATUSES,
+  IP_LIST_KINDS,
+  type BatchStatus,
+  type BatchType,
+  type CreditOperation,
+  type IpListKind,
+} from '@verity/contracts/wire';
 
 /** Billable operations, one per `verity_credits_consumed_total{operation}` series. */
-export const CREDIT_OPERATIONS = [
-  'email_validate',
-  'phone_validate',
-  'phone_validate_hlr',
-  'ip_intel',
-  'verify',
-  'batch_row',
-] as const;
-/** A billable operation. */
-export type CreditOperation = (typeof CREDIT_OPERATIONS)[number];
+export { CREDIT_OPERATIONS, type CreditOperation };
 
 /** Why a request was refused before any work (402 and 429 in the spec). */
 export const REJECTION_REASONS = ['insufficient_credits', 'rate_limited'] as const;
@@ -19,14 +23,14 @@ export const REJECTION_REASONS = ['insufficient_credits', 'rate_limited'] as con
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 /** Batch job statuses from the spec's job object. */
-export const BATCH_JOB_STATUSES = ['queued', 'processing', 'done', 'failed'] as const;
+export const BATCH_JOB_STATUSES = BATCH_STATUSES;
 /** A batch job status. */
-export type BatchJobStatus = (typeof BATCH_JOB_STATUSES)[number];
+export type BatchJobStatus = BatchStatus;
 
 /** Batch row types (the `type` field of `POST /v1/batch`). */
-export const BATCH_ROW_TYPES = ['email', 'phone', 'ip'] as const;
+export const BATCH_ROW_TYPES = BATCH_TYPES;
 /** A batch row type. */
-export type BatchRowType = (typeof BATCH_ROW_TYPES)[number];
+export type BatchRowType = BatchType;
 
 /** How one DNS query ended (RFC 1035 rcodes folded to what the email engine acts on). */
 export const DNS_OUTCOMES = [
@@ -46,23 +50,16 @@ export const DNS_CACHE_RESULTS = ['hit', 'miss'] as const;
 export type DnsCacheResult = (typeof DNS_CACHE_RESULTS)[number];
 
 /** The kinds of open-data list the in-service refresh downloads. */
-export const DATA_LIST_KINDS = ['tor', 'vpn', 'proxy', 'datacenter', 'blocklist'] as const;
+export const DATA_LIST_KINDS = IP_LIST_KINDS;
 /** One kind of open-data list. */
-export type DataListKind = (typeof DATA_LIST_KINDS)[number];
+export type DataListKind = IpListKind;
 /** How one list download of the in-service refresh ended. */
 export const DATA_REFRESH_OUTCOMES = ['updated', 'failed'] as const;
 /** A list download outcome. */
 export type DataRefreshOutcome = (typeof DATA_REFRESH_OUTCOMES)[number];
 
 /** How one HLR request ended; `not_configured` is the embedded default (503, nothing charged). */
-export const HLR_OUTCOMES = [
-  'active',
-  'inactive',
-  'unavailable',
-  'error',
-  'timeout',
-  'not_configured',
-] as const;
+export const HLR_OUTCOMES = [...HLR_STATUSES, 'error', 'timeout', 'not_configured'] as const;
 /** An HLR request outcome. */
 export type HlrOutcome = (typeof HLR_OUTCOMES)[number];
 
@@ -97,16 +94,19 @@ export const CREDIT_LEDGER_MOVEMENTS = ['debit', 'refund'] as const;
 export type CreditLedgerMovement = (typeof CREDIT_LEDGER_MOVEMENTS)[number];
 
 /** Unfinished batch job statuses (`verity_batch_job_idle_seconds`). */
-export const UNFINISHED_JOB_STATUSES = ['queued', 'processing'] as const;
+export const UNFINISHED_JOB_STATUSES = [
+  'queued',
+  'processing',
+] as const satisfies readonly BatchStatus[];
 /** An unfinished batch job status. */
 export type UnfinishedJobStatus = (typeof UNFINISHED_JOB_STATUSES)[number];
 
-/** Batch workers that wait out a dependency outage (`verity_batch_dependency_outage`). */
 /** Outcomes of `verity_batch_recoveries_total`. */
 export const RECOVERY_OUTCOMES = ['republished', 'failed'] as const;
 /** One outcome of a batch job recovery. */
 export type RecoveryOutcome = (typeof RECOVERY_OUTCOMES)[number];
 
+/** Batch workers that wait out a dependency outage (`verity_batch_dependency_outage`). */
 export const BATCH_WORKERS = ['scorer', 'assembler', 'splitter'] as const;
 /** A batch worker. */
 export type BatchWorker = (typeof BATCH_WORKERS)[number];

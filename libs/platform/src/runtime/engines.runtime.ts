@@ -10,7 +10,7 @@ import {
   type IpEngineHandle,
 } from '@verity/integrations';
 import type { HlrOutcome, VerityMetrics } from '@verity/observability';
-import type { Engines } from '../engines.module';
+import type { Engines } from '../engines.tokens';
 import type { CheckResult } from '../health/health.registry';
 
 /** The engines of a process, the IP data handle (status, reload) and how to release them. */

@@ -1,16 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import {
-  decodeChunk,
-  encodeMessage,
-  readChunks,
-  readChunksInto,
-  type RowChunk,
-} from '@verity/batch';
-import { chunkMessage } from './chunk-message';
+import { readChunks, readChunksInto } from '../csv/chunk.reader';
+import { decodeChunk, encodeMessage } from './batch-messages';
+import { encodeChunk } from './chunk-message.writer';
 import { JsonRows, JsonRowsCollector } from './json-rows';
-import { sizedChunks } from './sized-chunks';
 
 const JOB = '6f1c2b8e-0d7a-4b5e-9f00-1a2b3c4d5e6f';
 
@@ -43,7 +37,7 @@ async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-describe('chunkMessage', () => {
+describe('encodeChunk', () => {
   it('writes the bytes encodeMessage writes for the same rows, whatever the read size', async () => {
     const bytes = Buffer.from(FILE, 'utf8');
     const expected = (await all(readChunks(parts(bytes, bytes.length), 4))).map((c) =>
@@ -53,7 +47,7 @@ describe('chunkMessage', () => {
     for (const size of [1, 2, 3, 7, bytes.length]) {
       const chunks = await all(readChunksInto(parts(bytes, size), 4, 0, new JsonRowsCollector()));
       assert.deepEqual(
-        chunks.map((c) => chunkMessage(JOB, 'email', c)),
+        chunks.map((c) => encodeChunk(JOB, 'email', c)),
         expected,
         `read size ${size}`,
       );
@@ -65,30 +59,6 @@ describe('chunkMessage', () => {
       'back\\slash@x.io',
       'tab\tinside@x.io',
     ]);
-  });
-
-  it('halves a chunk into the messages of the halved string rows', async () => {
-    const rows = Array.from(
-      { length: 9 },
-      (_, i) => `${i}${i % 3 === 0 ? '"' : ''}${'x'.repeat(40)}`,
-    );
-    const text = rows.map((r) => (r.includes('"') ? `"${r.replace(/"/g, '""')}"` : r)).join('\n');
-    const encode = (c: RowChunk) => encodeMessage({ v: 1, jobId: JOB, type: 'email', ...c });
-    const strings = await all(
-      sizedChunks(readChunks(Readable.from([Buffer.from(text)]), 9), 200, encode),
-    );
-    const json = await all(
-      sizedChunks(
-        readChunksInto(Readable.from([Buffer.from(text)]), 9, 0, new JsonRowsCollector()),
-        200,
-        (c) => chunkMessage(JOB, 'email', c),
-      ),
-    );
-    assert.ok(strings.length > 2);
-    assert.deepEqual(
-      json.map((p) => p.value),
-      strings.map((p) => p.value),
-    );
   });
 
   it('slices like an array', () => {
@@ -121,17 +91,17 @@ describe('chunkMessage', () => {
       firstRow: 35,
       rows: ['a@x.io', 'b"c@x.io'],
     });
-    const first = chunkMessage(JOB, 'email', chunk);
+    const first = encodeChunk(JOB, 'email', chunk);
     assert.deepEqual(first, expected);
     assert.equal(first.buffer, chunk.rows.json.buffer, 'the first framing copies nothing');
-    const second = chunkMessage(JOB, 'email', { ...chunk, chunkNo: 8 });
+    const second = encodeChunk(JOB, 'email', { ...chunk, chunkNo: 8 });
     assert.notEqual(second.buffer, chunk.rows.json.buffer);
     assert.deepEqual(decodeChunk(second)?.chunkNo, 8);
     assert.deepEqual(first, expected, 'the second framing left the first message alone');
     // The next chunk's rows get a buffer of their own: the first message is not overwritten.
     const b = Buffer.from('z@x.io');
     collector.add(b, 0, b.length);
-    const next = chunkMessage(JOB, 'email', { ...chunk, chunkNo: 9, rows: collector.take() });
+    const next = encodeChunk(JOB, 'email', { ...chunk, chunkNo: 9, rows: collector.take() });
     assert.deepEqual(decodeChunk(next)?.rows, ['z@x.io']);
     assert.deepEqual(first, expected);
   });

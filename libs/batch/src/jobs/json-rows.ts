@@ -1,4 +1,4 @@
-import type { RowCollector } from '@verity/batch';
+import type { RowCollector } from '../csv/chunk.reader';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
