@@ -3,7 +3,7 @@
 // and distributed (api + ingest + scorers on Kafka, Bull/Redis, S3Proxy, PostgreSQL), against
 // the engines' bare throughput measured in the same run on the same files; one vs two scorers
 // on the phone job; the API's peak RSS during a 100 MB upload. Distributed mode also prints
-// what each process costs (issue 14): CPU-seconds per million rows of api, ingest, every scorer,
+// what each process costs: CPU-seconds per million rows of api, ingest, every scorer,
 // Kafka, S3Proxy, PostgreSQL and Redis (from /proc), S3 requests and bytes and SQL statements per
 // million rows (counted by bench-only proxies the processes connect through), the email job
 // with 1, 2 and 3 scorers, each deployable's idle CPU, and the targets met or not; the figures
@@ -223,7 +223,7 @@ const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_WINDOW_S ?? '60') * 1000;
  * Email jobs per point of the 1-vs-3-scorer comparison (1 scorer: this many before and as many
  * after). One job lasts about 6 s, and its total moves by up to 20 % from one job to the next
  * on a shared 2-core box: with 3 jobs the pooled ratio spread from 0.95 to 1.24 between runs,
- * wider than the 5 % it is judged by (docs/benchmarks.md, issue 14, eleventh pass).
+ * wider than the 5 % it is judged by (docs/benchmarks.md, "Reading the batch figures").
  */
 const SCALING_JOBS = Number(process.env.BENCH_SCALING_JOBS ?? '8');
 
@@ -332,7 +332,7 @@ async function distributed(
       await sleep(3_000);
       // Its first job (not counted) pays its JIT compilation and cold caches: a cost per
       // replica start, printed here, not per job. Without it the 2- and 3-scorer figures
-      // compared a cold replica with a warm one (docs/benchmarks.md, issue 14).
+      // compared a cold replica with a warm one (docs/benchmarks.md, "Reading the batch figures").
       console.log(`  warm-up of ${name}:`);
       await measure('email', scorers);
     };

@@ -1,4 +1,4 @@
-// Per-process cost of batch jobs, per million rows: the table, the target lines of issue 14,
+// Per-process cost of batch jobs, per million rows: the table, the target lines
 // and the JSON the capacity script reads (bench/results/batch-latest.json).
 import type { S3Counts } from './s3-counter';
 import { addSched, NO_SCHED, type SchedUse } from './sched';
@@ -143,7 +143,7 @@ function schedComparison(one: JobCost, three: JobCost): string {
 
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
 
-/** The target lines of issue 14, each saying met / NOT MET. */
+/** The target lines (docs/benchmarks.md, "Cost per process"), each saying met / NOT MET. */
 export function targetLines(
   table: Record<Kind, JobCost>,
   scaling: Record<string, JobCost>,

@@ -42,7 +42,7 @@ function trim(v: string): string {
   return v.slice(s, e);
 }
 
-// The split read before issue 14: fast-csv records, trimmed, 5,000-row chunks, JSON messages.
+// The fast-csv split read, for comparison: records, trimmed, 5,000-row chunks, JSON messages.
 async function fastCsvSplit(bytes: Buffer, encode: boolean): Promise<number> {
   const parser = parse<string[], string[]>({ headers: false, ignoreEmpty: false });
   source(bytes).pipe(parser);

@@ -26,6 +26,6 @@ export function verityEnv(databaseUrl: string, metrics: boolean): Record<string,
  * Seconds of saturated load before a server is measured (BENCH_WARMUP_S): long enough for V8
  * to finish optimising a Verity instance (--trace-opt: its optimisations settle about 12 s into
  * the load, the framework floor's by 5 s); after 3 s the measured run still paid for the JIT at
- * work (docs/benchmarks.md, issue 15, seventh pass).
+ * work (docs/benchmarks.md, "Single calls").
  */
 export const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 15);

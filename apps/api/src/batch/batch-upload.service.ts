@@ -113,7 +113,7 @@ export class BatchUploadService {
     let stored = false;
     try {
       // The file is hashed only for an Idempotency-Key: nothing else compares requests, and
-      // SHA-256 cost about 36 ms of CPU per million-email upload (docs/benchmarks.md, issue 14).
+      // SHA-256 costs 36 ms of CPU per million-email upload (docs/benchmarks.md, "Batch engine").
       const digest = idempotencyKey !== null;
       const upload = await this.receive(request, key, digest, () => (stored = true));
       const requestHash =

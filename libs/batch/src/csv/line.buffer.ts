@@ -11,7 +11,7 @@ const MAX_UTF8_PER_UNIT = 3;
  * Collects text lines as UTF-8 bytes, piece by piece, and hands them over as one Buffer. It
  * replaces `lines.join('')` followed by `Buffer.from`: that string is a large object (a
  * 10,000-row chunk's result is about 850 KB), which V8 maps and unmaps on its own pages once
- * per chunk (docs/benchmarks.md, issue 14). The bytes here live outside the JavaScript heap.
+ * per chunk (docs/benchmarks.md, "Batch engine"). The bytes here live outside the JavaScript heap.
  */
 export class LineBuffer {
   private readonly pieces: Buffer[] = [];

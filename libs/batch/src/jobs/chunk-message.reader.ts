@@ -14,7 +14,7 @@ const SLICE_BYTES = 48 * 1024;
 /**
  * `JSON.parse` of a chunk message, without turning the whole message into one string. A
  * 10,000-row chunk is about half a megabyte: as one string it is a large object, which V8 maps
- * and unmaps on pages of its own for every chunk (docs/benchmarks.md, issue 14). A message laid
+ * and unmaps on its own pages for every chunk (docs/benchmarks.md, "Batch engine"). A message laid
  * out as the splitter writes it (`{…,"rows":[…]}`, rows last, no spaces) is parsed as its head
  * and then its rows in slices of about 48 KB, each through `JSON.parse`, which checks every
  * string as before. Anything else is parsed whole. Either way the value, or the SyntaxError,

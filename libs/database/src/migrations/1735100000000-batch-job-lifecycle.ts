@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Batch job lifecycle (issue 9): the split checkpoint a restarted splitter resumes from, the
+ * Batch job lifecycle (docs/batch.md): the split checkpoint a restarted splitter resumes from, the
  * public reason of a failed job, and when its stored files were purged after retention.
  */
 export class BatchJobLifecycle1735100000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The assembly lease (issue 14): the finisher claims a job's assembly in a short statement and
+ * The assembly lease (docs/batch.md): the finisher claims a job's assembly in a short statement and
  * writes the result file holding no transaction, so who is writing it (and until when, should
  * its process die) is kept on the job row instead of in an open transaction's advisory lock.
  */

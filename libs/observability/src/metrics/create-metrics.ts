@@ -295,7 +295,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
   );
 
   // The event-loop lag histogram samples with a timer: prom-client's default 10 ms woke an idle
-  // process 100 times a second (about 1 % of a core, issue 14); lag is still measured exactly.
+  // process 100 times a second (about 1 % of a core); lag is still measured exactly.
   if (opts.defaults === true)
     collectDefaultMetrics({
       register: registry,

@@ -57,7 +57,7 @@ const KAFKAJS_BATCH = 'kafkajs/src/protocol/recordBatch/v0';
 /**
  * Makes kafkajs (2.2.4) checksum produced record batches with {@link crc32c}. Its own CRC-32C is
  * a byte-at-a-time table loop, about a tenth of the ingest process's CPU while it splits a file
- * (every produced byte is checksummed; issue 14). The record batch encoder requires that module
+ * (every produced byte is checksummed). The record batch encoder requires that module
  * lazily, on the first produce, so replacing the cached module's exports before then is enough.
  * Returns false, and changes nothing, when the encoder was loaded already (it then keeps
  * kafkajs's function: correct, only slower). Idempotent.

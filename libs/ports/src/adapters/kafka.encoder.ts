@@ -8,7 +8,7 @@ const PATCHED = Symbol.for('verity.kafkajs.encoder.unzeroed');
  * produce request (record, record batch, partition, topic, request, size prefix) is its own
  * Encoder that grows by doubling into a fresh `Buffer.alloc`, so each produced byte was
  * zero-filled about ten times before being overwritten: the largest single item of the ingest
- * process's profile while it splits a file (7 % of its CPU; issue 14). An Encoder only ever
+ * process's profile while it splits a file (7 % of its CPU). An Encoder only ever
  * writes at its offset and moves the offset past what it wrote, and only the bytes before the
  * offset leave it (`buffer` is `buf.slice(0, offset)`), so no byte the allocation left behind is
  * ever read or sent. Patches the shared prototype; idempotent.

@@ -19,7 +19,7 @@ export const REQUEST_TIMEOUT_CHECK_MS = 1_000;
  * `scheduleCheckPendingRequests` arms `setTimeout(check, throttledUntil - now)` even when no
  * request is pending, and with no throttle the delay is negative (1 ms), so each connection
  * wakes its process ~1,000 times a second and an idle ingest or scorer burnt 5–7 % of a core
- * (issue 14; upstream tulios/kafkajs#1556, fix proposed in #1667, unreleased). Replaced by the
+ * (upstream tulios/kafkajs#1556, fix proposed in #1667, unreleased). Replaced by the
  * upstream fix: a check is scheduled only while requests wait in `pending`. Nothing is lost:
  * `push` schedules a check when it queues a request, and a fulfilled or timed-out request runs
  * `checkPendingRequests` itself.

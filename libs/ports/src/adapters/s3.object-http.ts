@@ -119,7 +119,7 @@ function retryable(error: unknown): boolean {
  * GetObject, PutObject and UploadPart, signed with the SDK's own SigV4 signer and sent with
  * node:http, without the SDK's per-request middleware (endpoint rules, serde, retry, auth and
  * checksum steps): about 1.3 ms of CPU less per GET and 1.8 ms per PUT of a 600 kB chunk part
- * (docs/benchmarks.md, issue 14's seventh pass). Bodies go as the pieces they were read in, so
+ * (docs/benchmarks.md, "Batch engine"). Bodies go as the pieces they were read in, so
  * no part is copied into one buffer first; the pieces are kept until the answer, which makes
  * every attempt replayable. The endpoint, region and credentials are the S3Client's own (its
  * provider chain, refreshed as it refreshes them); retries follow the SDK's standard mode;

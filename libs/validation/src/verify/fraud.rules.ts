@@ -1,5 +1,5 @@
 // The combined fraud model as data: every rule, its weight, the base and the risk thresholds.
-// docs/models/verify.md is the prose version of this file; fraud.docs.spec.ts keeps them in sync.
+// docs/models/verify.md is the prose version of this file; fraud.rules.spec.ts keeps them in sync.
 //
 // Why the shape guarantees the properties (the proofs are in the doc):
 // - a risk rule gives 0..weight points and its points never fall when an input gets riskier;
