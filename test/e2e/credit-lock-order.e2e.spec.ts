@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { applyLedgerMovements, CreditsService } from '@verity/accounts';
+import { CreditsService, LedgerRepository } from '@verity/accounts';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { LeaseRepository } from '../../libs/accounts/src/leases/lease.repository';
 
@@ -84,9 +84,11 @@ describe('credit statements take the account row first', () => {
     await other.connect();
     try {
       await debit.startTransaction();
-      const { outcomes } = await applyLedgerMovements(debit, accountId, [
-        { delta: -1, reason: 'email_validate', reference: 'held' },
-      ]);
+      const { outcomes } = await stack.app
+        .get(LedgerRepository)
+        .applyMovementsIn(debit, accountId, [
+          { delta: -1, reason: 'email_validate', reference: 'held' },
+        ]);
       assert.deepEqual(outcomes, [99]);
       await other.startTransaction();
       // Without the fix this waits for the debit's commit: the lock timeout turns that into an error.

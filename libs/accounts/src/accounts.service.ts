@@ -5,7 +5,7 @@ import { retryOnTransactionConflict, VerityError } from '@verity/common';
 import type { AccountEntity } from '@verity/database';
 import { AccountRepository } from './account.repository';
 import { ApiKeysService } from './api-keys.service';
-import { applyLedgerMovements } from './ledger.repository';
+import { LedgerRepository } from './ledger.repository';
 
 /** A new account and its first key (the value is shown once). */
 export interface CreatedAccount {
@@ -20,6 +20,7 @@ export class AccountsService {
     private readonly db: DataSource,
     private readonly accounts: AccountRepository,
     private readonly keys: ApiKeysService,
+    private readonly ledger: LedgerRepository,
   ) {}
 
   /** Creates an account with an initial grant and a key named `default`, in one transaction. */
@@ -44,7 +45,7 @@ export class AccountsService {
         manager,
       );
       if (credits > 0) {
-        await applyLedgerMovements(manager.queryRunner!, accountId, [
+        await this.ledger.applyMovementsIn(manager.queryRunner!, accountId, [
           { delta: credits, reason: 'grant', reference: 'account_created' },
         ]);
       }
@@ -66,7 +67,7 @@ export class AccountsService {
     return this.db.transaction(async (manager) => {
       if (!(await this.accounts.exists(accountId, manager)))
         throw new VerityError('not_found', `account ${accountId} not found`);
-      const { outcomes } = await applyLedgerMovements(manager.queryRunner!, accountId, [
+      const { outcomes } = await this.ledger.applyMovementsIn(manager.queryRunner!, accountId, [
         { delta: amount, reason: 'top_up', reference },
       ]);
       return outcomes[0]!;

@@ -4,14 +4,9 @@ export { ApiKeysService } from './api-keys.service';
 export { CreditsService, type UsageAttribution } from './credits.service';
 export { CreditLeases, type LeaseHold } from './leases/credit-leases.service';
 export type { Principal } from './principal';
-export {
-  applyLedgerMovements,
-  CONSOLE_KEY_ID,
-  LedgerRepository,
-  type LedgerMovement,
-} from './ledger.repository';
+export { CONSOLE_KEY_ID, LedgerRepository, type LedgerMovement } from './ledger.repository';
 export { KeyActivityRecorder } from './key-activity.recorder';
-export { UsageRepository, type UsageDay } from './usage.repository';
+export { UsageRepository } from './usage.repository';
 export {
   ConsoleUsersService,
   MIN_PASSWORD_LENGTH,

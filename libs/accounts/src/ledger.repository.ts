@@ -56,70 +56,6 @@ function usageParams(movements: readonly LedgerMovement[]): unknown[] | null {
 }
 
 /**
- * Inside an open transaction: locks the account row, applies as many `movements` (in order) as
- * the balance allows, appends their ledger rows and writes the new balance. Returns, per
- * movement, the balance after it or `null` when it was refused for lack of credits. Debits are
- * all-or-nothing per movement; credits always apply. Usage of accepted movements is rolled up
- * in the same transaction, so usage always reconciles with the ledger.
- */
-export async function applyLedgerMovements(
-  runner: QueryRunner,
-  accountId: string,
-  movements: readonly LedgerMovement[],
-): Promise<{ balanceBefore: number; outcomes: (number | null)[] }> {
-  const account = await runner.manager
-    .getRepository(AccountEntity)
-    .createQueryBuilder('a')
-    .select(['a.id', 'a.creditsBalance'])
-    .where('a.id = :accountId', { accountId })
-    // FOR NO KEY UPDATE: serialises balance changes like FOR UPDATE, but does not block other
-    // transactions' foreign-key checks on the account (FOR KEY SHARE): a lease settle that holds
-    // a usage row no longer waits on this lock for its foreign-key check. A settle that gives
-    // credits back locks the account before its usage rows, the order taken here (lease.repository.ts).
-    .setLock('for_no_key_update')
-    .getOne();
-  if (!account) throw new Error(`account ${accountId} does not exist`);
-  const balanceBefore = account.creditsBalance;
-  let balance = balanceBefore;
-  const outcomes: (number | null)[] = [];
-  const accepted: (LedgerMovement & { after: number })[] = [];
-  for (const m of movements) {
-    if (balance + m.delta < 0) {
-      outcomes.push(null);
-      continue;
-    }
-    balance += m.delta;
-    outcomes.push(balance);
-    accepted.push({ ...m, after: balance });
-  }
-  if (accepted.length > 0) {
-    // One multi-row INSERT; no RETURNING of the generated id (nothing reads it back).
-    await runner.manager
-      .createQueryBuilder()
-      .insert()
-      .into(LedgerEntryEntity)
-      .values(
-        accepted.map((a) => ({
-          accountId,
-          delta: a.delta,
-          reason: a.reason,
-          reference: a.reference,
-          balanceAfter: a.after,
-          keyId: a.keyId ?? null,
-        })),
-      )
-      .updateEntity(false)
-      .execute();
-    const usage = usageParams(accepted);
-    if (usage) await runner.query(UPSERT_USAGE, [accountId, ...usage]);
-    if (accepted.some((a) => a.usage && a.usage.calls < 0))
-      await runner.query(DROP_NETTED_USAGE, [accountId]);
-    await runner.manager.update(AccountEntity, { id: accountId }, { creditsBalance: balance });
-  }
-  return { balanceBefore, outcomes };
-}
-
-/**
  * Lease movements (docs/credits.md) reference the API instance that reserved the credits: an
  * operator's detail (it stays in the table), not something the account's billing page shows.
  */
@@ -128,13 +64,77 @@ const INSTANCE_REFERENCED = new Set(['lease_reserved', 'lease_released', 'lease_
 /**
  * The credit ledger (credit_ledger) with the balance and usage it moves together under the
  * account row lock: movements in a transaction of their own or of the caller
- * (`applyLedgerMovements`), the grouped debit in one statement, and the ledger's pages.
+ * (`applyMovementsIn`), the grouped debit in one statement, and the ledger's pages.
  */
 @Injectable()
 export class LedgerRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** `applyLedgerMovements` in a transaction of its own. */
+  /**
+   * Inside an open transaction: locks the account row, applies as many `movements` (in order) as
+   * the balance allows, appends their ledger rows and writes the new balance. Returns, per
+   * movement, the balance after it or `null` when it was refused for lack of credits. Debits are
+   * all-or-nothing per movement; credits always apply. Usage of accepted movements is rolled up
+   * in the same transaction, so usage always reconciles with the ledger.
+   */
+  async applyMovementsIn(
+    runner: QueryRunner,
+    accountId: string,
+    movements: readonly LedgerMovement[],
+  ): Promise<{ balanceBefore: number; outcomes: (number | null)[] }> {
+    const account = await runner.manager
+      .getRepository(AccountEntity)
+      .createQueryBuilder('a')
+      .select(['a.id', 'a.creditsBalance'])
+      .where('a.id = :accountId', { accountId })
+      // FOR NO KEY UPDATE: serialises balance changes like FOR UPDATE, but does not block other
+      // transactions' foreign-key checks on the account (FOR KEY SHARE): a lease settle that holds
+      // a usage row no longer waits on this lock for its foreign-key check. A settle that gives
+      // credits back locks the account before its usage rows, the order taken here (lease.repository.ts).
+      .setLock('for_no_key_update')
+      .getOne();
+    if (!account) throw new Error(`account ${accountId} does not exist`);
+    const balanceBefore = account.creditsBalance;
+    let balance = balanceBefore;
+    const outcomes: (number | null)[] = [];
+    const accepted: (LedgerMovement & { after: number })[] = [];
+    for (const m of movements) {
+      if (balance + m.delta < 0) {
+        outcomes.push(null);
+        continue;
+      }
+      balance += m.delta;
+      outcomes.push(balance);
+      accepted.push({ ...m, after: balance });
+    }
+    if (accepted.length > 0) {
+      // One multi-row INSERT; no RETURNING of the generated id (nothing reads it back).
+      await runner.manager
+        .createQueryBuilder()
+        .insert()
+        .into(LedgerEntryEntity)
+        .values(
+          accepted.map((a) => ({
+            accountId,
+            delta: a.delta,
+            reason: a.reason,
+            reference: a.reference,
+            balanceAfter: a.after,
+            keyId: a.keyId ?? null,
+          })),
+        )
+        .updateEntity(false)
+        .execute();
+      const usage = usageParams(accepted);
+      if (usage) await runner.query(UPSERT_USAGE, [accountId, ...usage]);
+      if (accepted.some((a) => a.usage && a.usage.calls < 0))
+        await runner.query(DROP_NETTED_USAGE, [accountId]);
+      await runner.manager.update(AccountEntity, { id: accountId }, { creditsBalance: balance });
+    }
+    return { balanceBefore, outcomes };
+  }
+
+  /** `applyMovementsIn` in a transaction of its own. */
   async applyMovements(
     accountId: string,
     movements: readonly LedgerMovement[],
@@ -143,7 +143,7 @@ export class LedgerRepository {
     await runner.connect();
     try {
       await runner.startTransaction();
-      const result = await applyLedgerMovements(runner, accountId, movements);
+      const result = await this.applyMovementsIn(runner, accountId, movements);
       await runner.commitTransaction();
       return result;
     } catch (error) {

@@ -1,13 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { UsageDay } from '@verity/contracts';
 import { DataSource } from 'typeorm';
-
-/** Calls and credits of one operation on one UTC day. */
-export interface UsageDay {
-  day: string;
-  operation: string;
-  calls: number;
-  credits: number;
-}
 
 /**
  * Reads usage_hourly, the one place usage is read from. Its rows are written with the ledger

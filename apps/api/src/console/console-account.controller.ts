@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CreditLeases, LedgerRepository, UsageRepository, type UsageDay } from '@verity/accounts';
+import { CreditLeases, LedgerRepository, UsageRepository } from '@verity/accounts';
 import type { LedgerPage } from '@verity/contracts/wire';
 import { BatchJobRepository } from '@verity/batch';
 import { VerityError } from '@verity/common';

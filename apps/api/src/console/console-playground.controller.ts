@@ -11,14 +11,7 @@ import {
   type PhoneValidateRequest,
   type VerifyRequest,
 } from '@verity/contracts';
-import {
-  EMAIL_ENGINE,
-  IP_ENGINE,
-  PHONE_ENGINE,
-  type EmailEnginePort,
-  type IpEnginePort,
-  type PhoneEnginePort,
-} from '@verity/platform';
+import { ENGINES, type Engines } from '@verity/platform';
 import { BillingService } from '../billing/billing.service';
 import { runVerify } from '../controllers/verify.work';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
@@ -33,9 +26,7 @@ import { ConsoleSessionGuard } from './console-session.guard';
 @UseGuards(ConsoleSessionGuard)
 export class ConsolePlaygroundController {
   constructor(
-    @Inject(EMAIL_ENGINE) private readonly email: EmailEnginePort,
-    @Inject(PHONE_ENGINE) private readonly phone: PhoneEnginePort,
-    @Inject(IP_ENGINE) private readonly ip: IpEnginePort,
+    @Inject(ENGINES) private readonly engines: Engines,
     private readonly billing: BillingService,
   ) {}
 
@@ -46,7 +37,7 @@ export class ConsolePlaygroundController {
     @Body(new ZodBodyPipe(emailValidateRequest)) body: EmailValidateRequest,
   ) {
     return this.billing.charge(request.principal!, 'email_validate', request.id, () =>
-      this.email.validate(body.email),
+      this.engines.email.validate(body.email),
     );
   }
 
@@ -62,7 +53,7 @@ export class ConsolePlaygroundController {
       hlr ? 'phone_validate_hlr' : 'phone_validate',
       request.id,
       () =>
-        this.phone.validate({
+        this.engines.phone.validate({
           phone: body.phone,
           country_hint: body.country_hint?.toUpperCase(),
           hlr,
@@ -77,7 +68,7 @@ export class ConsolePlaygroundController {
     @Body(new ZodBodyPipe(ipIntelRequest)) body: IpIntelRequest,
   ) {
     return this.billing.charge(request.principal!, 'ip_intel', request.id, () =>
-      this.ip.lookup(body.ip.trim()),
+      this.engines.ip.lookup(body.ip.trim()),
     );
   }
 
@@ -89,7 +80,7 @@ export class ConsolePlaygroundController {
     @Query('explain') explain: string | undefined,
   ) {
     return this.billing.charge(request.principal!, 'verify', request.id, () =>
-      runVerify({ email: this.email, phone: this.phone, ip: this.ip }, body, explain === 'true'),
+      runVerify(this.engines, body, explain === 'true'),
     );
   }
 }

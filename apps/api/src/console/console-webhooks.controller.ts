@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AccountsService } from '@verity/accounts';
-import { WebhookDeliveries } from '@verity/batch';
+import { WebhookDeliveryRepository } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { ConsoleWebhooks, WebhookSecret } from '@verity/contracts';
 import { ConsoleSessionGuard } from './console-session.guard';
@@ -14,7 +14,7 @@ import { NoStore } from '../http/no-store';
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleWebhooksController {
   constructor(
-    private readonly deliveries: WebhookDeliveries,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly accounts: AccountsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

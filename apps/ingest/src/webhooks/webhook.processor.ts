@@ -7,7 +7,7 @@ import {
   WebhookDeliveryError,
   deliverWebhook,
   webhookRetryDelayMs,
-  WebhookDeliveries,
+  WebhookDeliveryRepository,
 } from '@verity/batch';
 import { JOB_QUEUE, type JobQueue, type QueuedJob } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
@@ -32,7 +32,7 @@ export class WebhookProcessor implements OnApplicationBootstrap {
   constructor(
     private readonly repository: BatchJobRepository,
     private readonly jobs: BatchJobsService,
-    private readonly deliveries: WebhookDeliveries,
+    private readonly deliveries: WebhookDeliveryRepository,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,

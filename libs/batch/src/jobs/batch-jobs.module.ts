@@ -1,4 +1,4 @@
-import { WebhookDeliveries } from '../webhooks/webhook-delivery.repository';
+import { WebhookDeliveryRepository } from '../webhooks/webhook-delivery.repository';
 import { Module } from '@nestjs/common';
 import { BatchOutages } from '../workers/batch-outages';
 import { AccountsModule } from '@verity/accounts';
@@ -20,7 +20,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
     BatchJobsService,
     SettingsRepository,
     SigningSecretProvider,
-    WebhookDeliveries,
+    WebhookDeliveryRepository,
     BatchOutages,
     batchNamesProvider,
   ],
@@ -30,7 +30,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
     BatchJobHousekeeping,
     BatchJobsService,
     SigningSecretProvider,
-    WebhookDeliveries,
+    WebhookDeliveryRepository,
     BatchOutages,
     BATCH_NAMES,
   ],

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { applyLedgerMovements, CreditsService } from '@verity/accounts';
+import { CreditsService, LedgerRepository } from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { CREDIT_COST, type BatchJob, type BatchJobError } from '@verity/contracts';
@@ -32,6 +32,7 @@ export class BatchJobsService {
     private readonly db: DataSource,
     private readonly jobs: BatchJobRepository,
     private readonly credits: CreditsService,
+    private readonly ledger: LedgerRepository,
     private readonly secrets: SigningSecretProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
@@ -87,15 +88,19 @@ export class BatchJobsService {
         throw this.tooManyActive();
       }
       const cost = job.totalRows * CREDIT_COST.batch_row;
-      const { balanceBefore, outcomes } = await applyLedgerMovements(runner, job.accountId, [
-        {
-          delta: -cost,
-          reason: BATCH_DEBIT_REASON,
-          reference: job.id,
-          keyId: job.keyId,
-          usage: { operation: 'batch_row', calls: job.totalRows },
-        },
-      ]);
+      const { balanceBefore, outcomes } = await this.ledger.applyMovementsIn(
+        runner,
+        job.accountId,
+        [
+          {
+            delta: -cost,
+            reason: BATCH_DEBIT_REASON,
+            reference: job.id,
+            keyId: job.keyId,
+            usage: { operation: 'batch_row', calls: job.totalRows },
+          },
+        ],
+      );
       if (outcomes[0] === null) throw this.credits.insufficient(cost, balanceBefore);
       const created = await this.jobs.insert(job, runner);
       await runner.commitTransaction();
@@ -136,7 +141,7 @@ export class BatchJobsService {
       const unprocessed = job.totalRows - (await this.jobs.recordedRows(jobId, runner));
       const refund = unprocessed * CREDIT_COST.batch_row;
       if (refund > 0) {
-        await applyLedgerMovements(runner, job.accountId, [
+        await this.ledger.applyMovementsIn(runner, job.accountId, [
           {
             delta: refund,
             reason: BATCH_REFUND_REASON,

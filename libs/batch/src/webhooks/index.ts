@@ -16,8 +16,4 @@ export {
   type WebhookResolver,
 } from './webhook.sender';
 export { WEBHOOK_MAX_DELAY_MS, webhookRetryDelayMs } from './webhook.retry';
-export {
-  WebhookDeliveries,
-  type WebhookAttempt,
-  type WebhookDeliveryView,
-} from './webhook-delivery.repository';
+export { WebhookDeliveryRepository, type WebhookAttempt } from './webhook-delivery.repository';

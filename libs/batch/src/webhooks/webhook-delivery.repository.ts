@@ -1,15 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { WebhookDelivery } from '@verity/contracts';
 import { DataSource } from 'typeorm';
-
-/** One recorded delivery attempt of a job's webhook, as the console lists it. */
-export interface WebhookDeliveryView {
-  job_id: string;
-  attempt: number;
-  attempted_at: string;
-  status_code: number | null;
-  error: string | null;
-  next_retry_at: string | null;
-}
 
 /** An attempt to record: an HTTP status, or an error, and when the queue tries again. */
 export interface WebhookAttempt {
@@ -26,7 +17,7 @@ export interface WebhookAttempt {
  * what happened in the console. Its only reader and writer.
  */
 @Injectable()
-export class WebhookDeliveries {
+export class WebhookDeliveryRepository {
   constructor(private readonly db: DataSource) {}
 
   async record(a: WebhookAttempt): Promise<void> {
@@ -38,7 +29,7 @@ export class WebhookDeliveries {
   }
 
   /** A tenant's most recent attempts, newest first. */
-  async listForAccount(accountId: string, limit: number): Promise<WebhookDeliveryView[]> {
+  async listForAccount(accountId: string, limit: number): Promise<WebhookDelivery[]> {
     const rows = await this.db.query<
       {
         job_id: string;
