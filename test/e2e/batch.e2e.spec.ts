@@ -257,6 +257,21 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     assert.equal((await footprint(stack, account.accountId)).balance, 97);
   });
 
+  it('skips a header line: charges and scores only the rows under it', async () => {
+    const account = await stack.account(100, 'header');
+    const body = Buffer.from('"E-Mail"\r\na@example.com\r\nemail@example.com\r\n');
+    const { final } = await runJob('email', body, account);
+    assert.equal(final.status, 'done');
+    assert.equal(final.total_rows, 2);
+    const lines = (await download(final.result_url)).text.split('\n');
+    assert.equal(lines[0], EMAIL_HEADER);
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(',')[0]),
+      ['a@example.com', 'email@example.com', ''],
+    );
+    assert.equal((await footprint(stack, account.accountId)).balance, 98);
+  });
+
   it('refuses bad uploads with the documented answer, storing and charging nothing', async () => {
     const account = await stack.account(1_000, 'refusals');
     const before = await footprint(stack, account.accountId);

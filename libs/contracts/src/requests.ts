@@ -67,7 +67,11 @@ export const batchCreateForm = z.object({
   // the field as a JSON part ("email" in quotes) instead of the text a form field is
   // (OpenAPI 3.0.3, Encoding Object: primitive properties are text/plain).
   type: z.enum(BATCH_TYPES).describe('What every row of the CSV holds'),
-  file: z.file().describe('Single-column CSV: one value per line, no header row, UTF-8'),
+  file: z
+    .file()
+    .describe(
+      'Single-column CSV, UTF-8: one value per line. A first line that is a column name (email, phone, ip, e-mail, phone_number, ip_address, …) is a header: skipped and not charged (docs/batch.md)',
+    ),
   webhook_url: z
     .string()
     .optional()

@@ -51,8 +51,9 @@ export function BatchPage() {
       <section class="card" aria-labelledby="upload-h">
         <h2 id="upload-h">Upload a CSV</h2>
         <p class="hint">
-          One value per line (a header line is optional). 1 credit per row, charged when the job is
-          created; rows not processed are refunded if the job fails.
+          One value per line. A first line that is a column name (<code>email</code>,{' '}
+          <code>phone</code>, <code>ip</code>, …) is a header: skipped and free. 1 credit per row,
+          charged when the job is created; rows not processed are refunded if the job fails.
         </p>
         <form class="stack" onSubmit={(e) => void upload(e)}>
           <label for="batch-type">Type</label>

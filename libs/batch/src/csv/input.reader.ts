@@ -1,6 +1,7 @@
 import { VerityError } from '@verity/common';
 import { DEFAULT_MAX_LINE_BYTES, type UploadLimits } from './csv.grammar';
 import { COMMA, CR, LF, onlyPlainLines, PLAIN, QUOTE, SPACE, TAB } from './csv.bytes';
+import { isHeaderName } from './header.names';
 import { afterQuoteError, columnsError, lineTooLong, tooManyRows, utf8Error } from './input.errors';
 
 // The one reader of the batch input format, used at upload (to accept or refuse the file) and
@@ -30,7 +31,8 @@ export type RowListener = (bytes: Buffer, start: number, end: number) => void;
 /**
  * Reads a batch input file incrementally: feed bytes with `write`, then call `end`. Throws a
  * VerityError at the first problem: 413 payload_too_large or 422 unprocessable. Without a
- * listener it only validates and counts (the upload path).
+ * listener it only validates and counts (the upload path). A first value that is a column name
+ * (header.names.ts) is a header: no row, not counted, not handed out.
  */
 export class InputReader {
   private readonly maxRows: number;
@@ -54,7 +56,11 @@ export class InputReader {
   // Value extraction, only when a listener is given. A value is a range of the chunk being
   // read (start … end, -1 while none) until it crosses a chunk or holds an escaped quote; then
   // it is copied to `value` (bounded by maxLineBytes) and continues there ("spilled").
-  private readonly value: Buffer | null;
+  // Values are also extracted without a listener until the first one, to recognise a header.
+  private readonly value: Buffer;
+  private collecting: boolean;
+  private firstValue = true;
+  private headerSkipped = false;
   private valueLen = 0;
   private trimmedLen = 0;
   private spilled = false;
@@ -66,7 +72,8 @@ export class InputReader {
     this.maxRows = limits.maxRows;
     this.maxBytes = limits.maxBytes;
     this.maxLineBytes = limits.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    this.value = onRow ? Buffer.alloc(this.maxLineBytes) : null;
+    this.value = Buffer.alloc(this.maxLineBytes);
+    this.collecting = true;
   }
 
   /** Rows counted so far (final after `end`). */
@@ -106,7 +113,7 @@ export class InputReader {
     let hasContent = this.hasContent;
     let prevCR = this.prevCR;
     const maxLine = this.maxLineBytes;
-    const collect = this.value !== null;
+    const collect = this.collecting;
     const plainLines = onlyPlainLines(from === 0 ? chunk : chunk.subarray(from));
     // An unquoted value not spilled: chunk[start] is its first byte, chunk[end - 1] its last
     // one that is not padding.
@@ -265,6 +272,11 @@ export class InputReader {
         else return i;
       }
       if (j - i > maxLine) return i;
+      if (this.firstValue && this.isHeader(chunk, i, j)) {
+        this.line++;
+        i = next;
+        continue;
+      }
       if (++this.rowCount > this.maxRows) {
         throw tooManyRows(this.maxRows);
       }
@@ -287,18 +299,37 @@ export class InputReader {
   }
 
   private spill(chunk: Buffer, start: number, end: number, n: number): void {
-    const value = this.value as Buffer;
+    const value = this.value;
     chunk.copy(value, 0, start, n);
     this.valueLen = n - start;
     this.trimmedLen = end - start;
     this.spilled = true;
   }
 
+  /** True once a header line has been read (and skipped). */
+  get hasHeader(): boolean {
+    return this.headerSkipped;
+  }
+
   /** Finishes the file: a last line without newline counts; zero rows → 422. */
   end(): number {
     this.finish();
-    if (this.rowCount === 0) throw new VerityError('unprocessable', 'file is empty');
+    if (this.rowCount === 0) {
+      throw new VerityError(
+        'unprocessable',
+        this.headerSkipped ? 'file has a header line but no rows' : 'file is empty',
+      );
+    }
     return this.rowCount;
+  }
+
+  // Decides on the file's first value; true when it is a header. Without a listener, values
+  // are no longer extracted from then on.
+  private isHeader(bytes: Buffer, start: number, end: number): boolean {
+    this.firstValue = false;
+    this.collecting = this.onRow !== undefined;
+    this.headerSkipped = isHeaderName(bytes, start, end);
+    return this.headerSkipped;
   }
 
   /** Finishes the file like `end`, but a file without rows is not an error (the split). */
@@ -350,7 +381,7 @@ export class InputReader {
   }
 
   private push(b: number): void {
-    const value = this.value as Buffer;
+    const value = this.value;
     // Leading padding is skipped and trailing padding trimmed at the end of the line.
     if (this.valueLen === 0 && (b === SPACE || b === TAB)) return;
     value[this.valueLen++] = b;
@@ -365,16 +396,7 @@ export class InputReader {
         `line ${this.line}: quoted value is not closed (a quoted value may not span lines)`,
       );
     }
-    if (this.hasContent) {
-      this.rowCount++;
-      if (this.rowCount > this.maxRows) {
-        throw tooManyRows(this.maxRows);
-      }
-      if (this.onRow) {
-        if (this.spilled || chunk === null) this.onRow(this.value as Buffer, 0, this.trimmedLen);
-        else this.onRow(chunk, start, end);
-      }
-    }
+    if (this.hasContent) this.takeValue(chunk, start, end);
     this.spilled = false;
     this.valueLen = 0;
     this.trimmedLen = 0;
@@ -382,5 +404,19 @@ export class InputReader {
     this.state = LEAD;
     this.lineBytes = 0;
     this.line++;
+  }
+
+  // The value of a line that has one: a row, or the header.
+  private takeValue(chunk: Buffer | null, start: number, end: number): void {
+    const own = this.spilled || chunk === null;
+    const bytes = own ? this.value : chunk;
+    const from = own ? 0 : start;
+    const to = own ? this.trimmedLen : end;
+    if (this.firstValue && this.isHeader(bytes, from, to)) return;
+    this.rowCount++;
+    if (this.rowCount > this.maxRows) {
+      throw tooManyRows(this.maxRows);
+    }
+    if (this.onRow) this.onRow(bytes, from, to);
   }
 }
