@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Builds the console (apps/console) into dist/console: a type check, then one esbuild bundle
-// with content-hashed names (served with a year of immutable caching) and an index.html that
-// names them (served uncached). esbuild runs from its platform package
+// with content-hashed names (served with a year of immutable caching), an index.html that
+// names them (served uncached) and the favicon. esbuild runs from its platform package
 // (@esbuild/linux-x64 etc., an optional dependency), so it needs no install script.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -43,6 +43,7 @@ const html = readFileSync(join(app, 'index.html'), 'utf8')
   .replace('%JS%', `/console/assets/${js}`)
   .replace('%CSS%', `/console/assets/${css}`);
 writeFileSync(join(out, 'index.html'), html);
+copyFileSync(join(app, 'favicon.svg'), join(out, 'favicon.svg'));
 const sizes = Object.entries(result.metafile.outputs)
   .map(([f, o]) => `${basename(f)} ${(o.bytes / 1024).toFixed(1)} KiB`)
   .join(', ');

@@ -161,6 +161,7 @@ describe('console journeys in Chromium', () => {
     const secret = page.locator('[data-secret]');
     await secret.waitFor();
     assert.match((await page.locator('.secret').textContent())!, /you will not see this again/);
+    assert.equal(await page.locator('.secret-label').textContent(), 'New key “journey”, its value');
     const first = (await secret.textContent())!;
     assert.equal(await ping(first), 200);
     await page.screenshot({ path: join(SHOTS, 'keys-created.png') });
@@ -170,6 +171,11 @@ describe('console journeys in Chromium', () => {
     await page.locator('[data-secret]', { hasNotText: first }).waitFor();
     const second = (await page.locator('[data-secret]').textContent())!;
     assert.notEqual(second, first);
+    assert.equal(
+      await page.locator('.secret-label').textContent(),
+      'Key “journey” rotated, its new value',
+    );
+    await page.screenshot({ path: join(SHOTS, 'keys-rotated.png') });
     assert.equal(await ping(first), 401);
     assert.equal(await ping(second), 200);
 
@@ -203,6 +209,13 @@ describe('console journeys in Chromium', () => {
     const bar = row.locator('progress');
     assert.equal(await bar.getAttribute('value'), String(ROWS));
     assert.equal(await bar.getAttribute('max'), String(ROWS));
+    assert.equal((await row.locator('[data-rows]').textContent())!.trim(), '1,000 / 1,000');
+    // Created and finished each fit on one line: an inline element that wraps has a box per line.
+    const dates = await row.locator('td.when time').all();
+    assert.equal(dates.length, 2);
+    for (const date of dates) {
+      assert.equal(await date.evaluate((el) => el.getClientRects().length), 1);
+    }
     await page.screenshot({ path: join(SHOTS, 'batch-done.png') });
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -365,10 +378,54 @@ describe('console journeys in Chromium', () => {
     await page.getByLabel('Call', { exact: true }).selectOption('verify');
     await page.getByLabel('IP address').fill('8.8.8.8');
     await page.getByRole('button', { name: 'Run' }).click();
+    const verdict = page.locator('[data-verdict]');
+    await verdict.waitFor();
+    assert.match((await verdict.textContent())!, /^(Low|Medium|High) risk · fraud score \d+\/100$/);
+    const reasons = page.getByRole('list', { name: 'Reasons' });
+    assert.ok((await reasons.getByRole('listitem').count()) > 0);
+    // The reasons come before the signals' fields, and the JSON only on request.
+    const [reasonsTop, factsTop] = await Promise.all([
+      reasons.evaluate((el) => el.getBoundingClientRect().top),
+      page
+        .locator('.facts')
+        .first()
+        .evaluate((el) => el.getBoundingClientRect().top),
+    ]);
+    assert.ok(reasonsTop < factsTop);
+    assert.equal(await page.locator('[data-result]').count(), 0);
+    await page.screenshot({ path: join(SHOTS, 'playground.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Show the JSON answer' }).click();
     const result = JSON.parse((await page.locator('[data-result]').textContent())!);
     assert.equal(result.credits_used, 3);
     assert.ok(Array.isArray(result.reasons));
-    await page.screenshot({ path: join(SHOTS, 'playground.png'), fullPage: true });
+    assert.equal(await reasons.getByRole('listitem').count(), result.reasons.length);
+    await page.getByRole('button', { name: 'Hide the JSON answer' }).click();
+    assert.equal(await page.locator('[data-result]').count(), 0);
+  });
+
+  it('the playground disables live HLR when the server has no HLR provider, and says why', async (t) => {
+    if (!ready(t)) return;
+    await page.goto(`${base}/console/playground`);
+    await page.getByLabel('Call', { exact: true }).selectOption('phone');
+    const box = page.getByRole('checkbox', { name: 'Live HLR lookup' });
+    assert.equal(await box.isDisabled(), true);
+    assert.match(
+      (await page.locator('#pg-hlr-note').textContent())!,
+      /No HLR provider is configured on this server/,
+    );
+    assert.equal(await box.getAttribute('aria-describedby'), 'pg-hlr-note');
+  });
+
+  it('links the API docs in the header and serves a favicon', async (t) => {
+    if (!ready(t)) return;
+    await page.goto(`${base}/console/keys`);
+    const docs = page.getByRole('link', { name: 'API docs' });
+    assert.equal(await docs.getAttribute('href'), '/v1/docs');
+    assert.equal((await fetch(`${base}/v1/docs`)).status, 200);
+    const icon = await page.request.get(`${base}/favicon.ico`);
+    assert.equal(icon.status(), 200);
+    assert.equal(icon.headers()['content-type'], 'image/svg+xml');
+    assert.match(await icon.text(), /^<svg /);
   });
 
   it("shows a job's webhook attempts and reveals the secret that signs them", async (t) => {
@@ -441,8 +498,9 @@ describe('console journeys in Chromium', () => {
     };
     const messages: string[] = [];
     for (let i = 0; i < 4; i++) messages.push(await attempt());
-    assert.match(messages[0], /^401 .*email or password is incorrect/);
-    assert.match(messages[3], /^429 .*Too many failed sign-ins; try again in \d+ seconds/);
+    // One sentence: the server's message, without its code.
+    assert.equal(messages[0], '401 Email or password is incorrect.');
+    assert.match(messages[3], /^429 Too many failed sign-ins; try again in \d+ seconds\.$/);
     await ctx.close();
   });
 

@@ -108,6 +108,7 @@ describe('console API: usage, sessions, CSRF, throttling, tenancy', () => {
     assert.equal(signed.status, 200);
     assert.equal(signed.body.email, 'owner@links.test');
     assert.equal(signed.body.password_set, false);
+    assert.equal(signed.body.hlr_configured, false); // HLR_PROVIDER=none
     const setCookie = signed.headers.get('set-cookie')!;
     assert.match(setCookie, /HttpOnly/);
     assert.match(setCookie, /SameSite=Lax/);

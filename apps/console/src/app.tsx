@@ -76,6 +76,9 @@ export function App() {
         <span class="who">
           {session.account_name} · {session.email}
         </span>
+        <a class="docs-link" href="/v1/docs" target="_blank" rel="noopener">
+          API docs
+        </a>
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>

@@ -10,6 +10,8 @@ export interface ConsoleSessionView {
   account_id: string;
   account_name: string;
   password_set: boolean;
+  /** Whether this server has a live HLR provider (HLR_PROVIDER is not `none`). */
+  hlr_configured: boolean;
   /** Sent back in `x-csrf-token` on every state-changing request. */
   csrf_token: string;
 }

@@ -141,6 +141,7 @@ export class ConsoleAuthController {
       account_id: session.accountId,
       account_name: await this.accounts.name(session.accountId),
       password_set: session.passwordSet,
+      hlr_configured: this.config.HLR_PROVIDER !== 'none',
       csrf_token: session.csrfToken,
     };
   }

@@ -19,7 +19,7 @@ function notFound(reply: FastifyReply, message: string): FastifyReply {
  * /console/assets with a year of immutable caching, and index.html (never cached, so a deploy
  * is picked up at once) for /console and every page below it, so deep links such as
  * /console/billing open that page. /console/api/* stays JSON: an unknown endpoint is a 404 in
- * the error shape, never the HTML page.
+ * the error shape, never the HTML page. /favicon.ico is the console's icon.
  */
 export async function registerConsoleStatic(app: NestFastifyApplication): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
@@ -50,4 +50,15 @@ export async function registerConsoleStatic(app: NestFastifyApplication): Promis
   };
   fastify.get('/console', page);
   fastify.get('/console/*', page);
+  const iconFile = join(CONSOLE_DIST, 'favicon.svg');
+  const icon = existsSync(iconFile) ? readFileSync(iconFile) : null;
+  // Browsers ask for /favicon.ico whatever the page names; the SVG is served under that name.
+  fastify.get('/favicon.ico', (_request, reply) =>
+    icon
+      ? reply
+          .header('Content-Type', 'image/svg+xml')
+          .header('Cache-Control', 'public, max-age=86400')
+          .send(icon)
+      : notFound(reply, 'the console is not built: run npm run build'),
+  );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 
 /**
- * A secret on screen: the value, a copy button and a plain warning. `once` (the default) is
- * for values only a hash of is kept (API keys); a stored secret can be revealed again.
+ * A secret on screen under its `label` (which names it): the value, a copy button and a plain
+ * warning. `once` (the default) is for values only a hash of is kept (API keys); a stored secret
+ * can be revealed again.
  */
 export function SecretOnce({
   label,
@@ -20,6 +21,7 @@ export function SecretOnce({
   };
   return (
     <div class="secret" role="region" aria-label={label}>
+      <p class="secret-label">{label}</p>
       <p class="warning">
         {once ? (
           <>

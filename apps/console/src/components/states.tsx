@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { ApiError } from '../api';
+import { errorSentence } from '../error-sentence';
 
 /** Keeps the layout still while loading: a fixed-height placeholder with a live status. */
 export function Loading({ label }: { label: string }) {
@@ -10,14 +10,12 @@ export function Loading({ label }: { label: string }) {
   );
 }
 
-/** The API's own message, in words. */
+/** What went wrong, in one sentence (errorSentence). */
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
-  const message = error instanceof Error ? error.message : 'something went wrong';
-  const code = error instanceof ApiError ? error.code : null;
   return (
     <p class="error" role="alert">
-      <strong>Error{code ? ` (${code})` : ''}:</strong> {message}
+      {errorSentence(error)}
     </p>
   );
 }

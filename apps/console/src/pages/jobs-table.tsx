@@ -1,7 +1,10 @@
 import type { ConsoleBatchJob, ConsoleJob } from '@verity/contracts/console';
-import { formatNumber, formatTime } from '../format';
+import { formatFullTime, formatNumber, formatTime } from '../format';
 
-/** Batch jobs with their progress; a done job has a download link, a failed one its reason. */
+/**
+ * Batch jobs with their progress (processed of total rows); a done job has a download link, a
+ * failed one its reason.
+ */
 export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJob>)[] }) {
   return (
     <div class="table-wrap">
@@ -11,8 +14,7 @@ export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJo
             <th scope="col">Job</th>
             <th scope="col">Type</th>
             <th scope="col">Status</th>
-            <th scope="col">Rows</th>
-            <th scope="col">Processed</th>
+            <th scope="col">Rows processed</th>
             <th scope="col">Created</th>
             <th scope="col">Finished</th>
             <th scope="col">Result</th>
@@ -30,17 +32,20 @@ export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJo
                 <td>
                   <span class={`status status-${job.status}`}>{job.status}</span>
                 </td>
-                <td>{formatNumber(job.total_rows)}</td>
-                <td>
+                <td class="rows" data-rows>
                   <progress
                     max={job.total_rows}
                     value={job.processed_rows}
                     aria-label={`Job ${job.id}: ${pct}% processed`}
                   />{' '}
-                  {formatNumber(job.processed_rows)}
+                  {formatNumber(job.processed_rows)} / {formatNumber(job.total_rows)}
                 </td>
-                <td>{formatTime(job.created_at)}</td>
-                <td>{formatTime(job.finished_at)}</td>
+                <td class="when">
+                  <Moment iso={job.created_at} />
+                </td>
+                <td class="when">
+                  <Moment iso={job.finished_at} />
+                </td>
                 <td>
                   {job.status === 'done' && job.result_url ? (
                     <a class="button" href={job.result_url} download>
@@ -63,5 +68,14 @@ export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJo
         </tbody>
       </table>
     </div>
+  );
+}
+
+function Moment({ iso }: { iso: string | null }) {
+  if (!iso) return <>—</>;
+  return (
+    <time dateTime={iso} title={formatFullTime(iso)}>
+      {formatTime(iso)}
+    </time>
   );
 }

@@ -30,7 +30,7 @@ export function KeysPage() {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
     const name = field(new FormData(form), 'name').trim();
-    void run(`New key “${name}”`, async () => {
+    void run(`New key “${name}”, its value`, async () => {
       const key = await api<IssuedApiKey>('POST', '/keys', { name });
       form.reset();
       return key;
@@ -52,7 +52,7 @@ export function KeysPage() {
             Create key
           </button>
         </form>
-        {issued && <SecretOnce label={`${issued.what}: its value`} value={issued.key.key} />}
+        {issued && <SecretOnce label={issued.what} value={issued.key.key} />}
         <ErrorNote error={error} />
       </section>
 
@@ -94,7 +94,7 @@ export function KeysPage() {
                         question={`Rotate the key “${k.name}”? Its current value stops working at once.`}
                         confirmLabel="Rotate"
                         onConfirm={() =>
-                          void run(`Key “${k.name}” rotated`, () =>
+                          void run(`Key “${k.name}” rotated, its new value`, () =>
                             api<IssuedApiKey>('POST', `/keys/${k.id}/rotate`),
                           )
                         }

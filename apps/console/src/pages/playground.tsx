@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { field } from '../form-field';
 import { api } from '../api';
 import { ErrorNote } from '../components/states';
-
-type Kind = 'email' | 'phone' | 'ip' | 'verify';
+import { PlaygroundResult, type PlaygroundKind as Kind } from './playground-result';
+import type { PageProps } from './props';
 
 const COSTS: Record<Kind, string> = {
   email: '1 credit',
@@ -12,10 +12,10 @@ const COSTS: Record<Kind, string> = {
   verify: '3 credits',
 };
 
-/** One real call from the browser, charged like the API, with its JSON answer. */
-export function PlaygroundPage() {
+/** One real call from the browser, charged like the API, with its answer in words and in JSON. */
+export function PlaygroundPage({ session }: PageProps) {
   const [kind, setKind] = useState<Kind>('email');
-  const [result, setResult] = useState<unknown>(null);
+  const [result, setResult] = useState<{ kind: Kind; body: unknown } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -36,7 +36,7 @@ export function PlaygroundPage() {
     setResult(null);
     try {
       const path = kind === 'verify' ? '/playground/verify?explain=true' : `/playground/${kind}`;
-      setResult(await api('POST', path, body));
+      setResult({ kind, body: await api('POST', path, body) });
     } catch (err) {
       setError(err);
     } finally {
@@ -84,9 +84,23 @@ export function PlaygroundPage() {
           </>
         )}
         {kind === 'phone' && (
-          <label class="check">
-            <input type="checkbox" name="hlr" /> Live HLR lookup (when configured)
-          </label>
+          <>
+            <label class="check">
+              <input
+                type="checkbox"
+                name="hlr"
+                disabled={!session.hlr_configured}
+                aria-describedby={session.hlr_configured ? undefined : 'pg-hlr-note'}
+              />{' '}
+              Live HLR lookup
+            </label>
+            {!session.hlr_configured && (
+              <p class="hint" id="pg-hlr-note">
+                No HLR provider is configured on this server (HLR_PROVIDER), so live lookups are
+                off.
+              </p>
+            )}
+          </>
         )}
         {wants('ip') && (
           <>
@@ -105,14 +119,7 @@ export function PlaygroundPage() {
         </button>
       </form>
       <ErrorNote error={error} />
-      {result !== null && (
-        <>
-          <h3>Result</h3>
-          <pre aria-label="JSON result" data-result>
-            {JSON.stringify(result, null, 2)}
-          </pre>
-        </>
-      )}
+      {result !== null && <PlaygroundResult kind={result.kind} result={result.body} />}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { field } from '../form-field';
 import type { ConsoleSessionView } from '@verity/contracts/console';
-import { api, ApiError, setCsrfToken } from '../api';
+import { api, setCsrfToken } from '../api';
 import { ErrorNote } from '../components/states';
 import { navigate, safeNext } from '../router';
 
@@ -46,11 +46,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: ConsoleSessionView)
         }),
       );
     } catch (err) {
-      setError(
-        err instanceof ApiError && err.status === 429 && err.retryAfter
-          ? new Error(`${err.message}.`)
-          : err,
-      );
+      setError(err);
     } finally {
       setBusy(false);
     }
