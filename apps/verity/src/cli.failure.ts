@@ -1,7 +1,7 @@
 import { StartupError } from '@verity/common';
 import { ConfigError, type AppConfig } from '@verity/config';
 import { createLogger } from '@verity/platform';
-import { UsageError } from './commands/usage.error';
+import { UsageError } from '@verity/client/cli';
 
 /** The one line a person reads for a failure they can fix, or null for anything else (a bug). */
 function sentence(error: unknown): string | null {

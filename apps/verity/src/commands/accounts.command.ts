@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { AccountsService } from '@verity/accounts';
 import type { AppConfig } from '@verity/config';
 import { withAccountsContext } from './accounts.context';
-import { UsageError } from './usage.error';
+import { UsageError } from '@verity/client/cli';
 
 /** `verity accounts create --name N --credits C [--json]`: the admin API from a shell. */
 export async function accountsCommand(config: AppConfig, argv: string[]): Promise<void> {
