@@ -81,7 +81,12 @@ describe('@verity/client as a packed npm package, installed outside the reposito
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, filename)], {
       cwd: app,
     });
-    assert.deepEqual(await readdir(join(app, 'node_modules')), ['.package-lock.json', '@verity']);
+    assert.deepEqual(await readdir(join(app, 'node_modules')), [
+      '.bin',
+      '.package-lock.json',
+      '@verity',
+    ]);
+    assert.deepEqual(await readdir(join(app, 'node_modules/.bin')), ['verity']);
     const installed = join(app, 'node_modules/@verity/client');
     const js = (await readdir(join(installed, 'dist'), { recursive: true })).filter((f) =>
       f.endsWith('.js'),
