@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// CLI entry: `verity start`, `verity accounts create`, `verity data update`, and the API
-// client commands (`verity ping`, `verity batch run`, ...). The client commands are loaded on
-// their own so that they start without loading the server (Nest, TypeORM, the engines).
-const client = require('../dist/apps/verity/src/client/client.command.js');
+// CLI entry: `verity start`, `verity accounts create|credit`, `verity data update`, and the API
+// commands (`verity ping`, `verity batch run`, ...). The API commands are @verity/client's own
+// (libs/client/src/cli, also the bin of that package) and are loaded on their own so that they
+// start without loading the server (Nest, the database, the engines).
+const client = require('../dist/libs/client/src/cli/index.js');
 const [command, ...rest] = process.argv.slice(2);
 if (command !== undefined && client.isClientCommand(command))
   void client.clientCommand(command, rest);

@@ -85,6 +85,64 @@ describe('admin API and CLI', () => {
     assert.equal(ping.body.credits_remaining, 12);
   });
 
+  it("`verity accounts credit` adds credits the account's keys see, as a top-up with the note", async () => {
+    const account = await stack.account(10, 'credit-cli');
+    const env = { ...process.env, DATABASE_URL: stack.database.url, LOG_LEVEL: 'silent' };
+    const cli = (...args: string[]) =>
+      run(process.execPath, ['bin/verity.js', 'accounts', 'credit', ...args], { env });
+    const human = await cli(
+      '--account',
+      account.accountId,
+      '--amount',
+      '1000',
+      '--note',
+      'invoice 7',
+    );
+    assert.equal(human.stdout, `added 1,000 credits to ${account.accountId}; balance 1,010\n`);
+    const json = await cli('--account', account.accountId, '--amount', '5', '--json');
+    assert.deepEqual(JSON.parse(json.stdout), {
+      account_id: account.accountId,
+      credits_balance: 1015,
+    });
+    assert.equal((await account.client.get('/v1/ping')).body.credits_remaining, 1015);
+    const topUps: { delta: number; reference: string }[] = await stack.dataSource.query(
+      `SELECT delta, reference FROM credit_ledger WHERE account_id = $1 AND reason = 'top_up' ORDER BY id`,
+      [account.accountId],
+    );
+    assert.deepEqual(
+      topUps.map((r) => [Number(r.delta), r.reference]),
+      [
+        [1000, 'invoice 7'],
+        [5, 'cli'],
+      ],
+    );
+  });
+
+  it('`verity accounts credit` refuses a wrong command line (2) and an unknown account (3) in one sentence', async () => {
+    const env = { ...process.env, DATABASE_URL: stack.database.url, LOG_LEVEL: 'silent' };
+    const refused = (args: string[], code: number, message: RegExp) =>
+      assert.rejects(
+        run(process.execPath, ['bin/verity.js', 'accounts', 'credit', ...args], { env }),
+        (error: { code: number; stderr: string }) => {
+          assert.equal(error.code, code, error.stderr);
+          assert.match(error.stderr, message);
+          assert.equal(error.stderr.trim().split('\n').length, 1, error.stderr);
+          return true;
+        },
+      );
+    const { accountId } = await stack.account(1, 'credit-refused');
+    await refused(['--amount', '5'], 2, /^verity: --account is required/);
+    await refused(['--account', accountId], 2, /^verity: --amount must be a whole number/);
+    for (const amount of ['0', '-5', '2.5', 'ten'])
+      await refused(['--account', accountId, `--amount=${amount}`], 2, /--amount must be/);
+    await refused(
+      ['--account', '00000000-0000-4000-8000-000000000000', '--amount', '5'],
+      3,
+      /^verity: account 00000000-0000-4000-8000-000000000000 not found\n$/,
+    );
+    await refused(['--account', 'acme', '--amount', '5'], 3, /^verity: account acme not found\n$/);
+  });
+
   it('the CLI refuses bad arguments with exit code 2', async () => {
     await assert.rejects(
       run(process.execPath, ['bin/verity.js', 'accounts', 'create', '--credits', '5'], {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -185,8 +186,13 @@ describe('the verity command (API client)', () => {
       const screen = await term.screen();
       const id = /job (job_[0-9a-f]{32}) keeps running/.exec(screen)?.[1];
       assert.ok(id, screen);
-      assert.match(screen, new RegExp(`verity batch get ${id}`));
-      assert.match(screen, new RegExp(`verity batch download ${id} --out later\\.csv`));
+      // The hint repeats the command as it was started, never a bare name npx could resolve.
+      const verity = `node ${BIN}`;
+      assert.ok(screen.replace(/\n/g, '').includes(`  ${verity} batch get ${id}`), screen);
+      assert.ok(
+        screen.replace(/\n/g, '').includes(`  ${verity} batch download ${id} --out later.csv`),
+        screen,
+      );
       const job = await idle.client.withKey(account.env.VERITY_API_KEY).get(`/v1/batch/${id}`);
       assert.equal(job.body.status, 'queued');
     } finally {
@@ -275,6 +281,53 @@ describe('the verity command (API client)', () => {
     assert.equal(human.code, 0);
     assert.match(human.stdout, /^input +jane\.doe@example\.com$/m);
     assert.match(human.stdout, /^deliverability +\w+$/m);
+  });
+
+  it('batch run writes its result next to the input file by default, wherever it runs', async () => {
+    const input = join(dir, 'next-to.csv');
+    await writeFile(input, '1.1.1.1\n8.8.8.8\n');
+    // cli() runs in the repository's folder: the result must not land there.
+    const run = await cli(
+      ['batch', 'run', input, '--type', 'ip', '--interval', '0.1', '--json'],
+      env,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).path, join(dir, 'next-to-results.csv'));
+    assert.equal((await readFile(join(dir, 'next-to-results.csv'), 'utf8')).split('\n').length, 4);
+  });
+
+  it('a missing input file and an unreachable server are one sentence each, exit 2 and 7', async () => {
+    const missing = join(dir, 'no-such.csv');
+    const noFile = await cli(['batch', 'run', missing, '--type', 'email'], env);
+    assert.equal(noFile.code, 2);
+    assert.equal(noFile.stderr, `verity: ${missing}: no such file\n`);
+    assert.equal(noFile.stdout, '');
+
+    // A port nothing listens on: a server that was started and stopped.
+    const closed = await new Promise<number>((done) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    const url = `http://127.0.0.1:${closed}`;
+    const down = await cli(['ping', '--url', url, '--retries', '0'], env);
+    assert.equal(down.code, 7);
+    assert.equal(
+      down.stderr,
+      `verity: cannot reach Verity at ${url} (connection refused): check that it is running there, or pass --url / set VERITY_URL\n`,
+    );
+  });
+
+  it('HLR on a server without a provider: says so at once, no retries, exit 7', async () => {
+    const run = await cli(['phone', '+447400123456', '--hlr'], env);
+    assert.equal(run.code, 7);
+    assert.doesNotMatch(run.stderr, /retry/);
+    assert.match(
+      run.stderr,
+      /^verity: No HLR provider is configured on this server .* \(service_unavailable\) \[request id [^\]]+\]\n$/,
+    );
   });
 
   it('exit codes follow the documented table', async () => {

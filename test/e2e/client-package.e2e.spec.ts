@@ -71,6 +71,7 @@ describe('@verity/client as a packed npm package, installed outside the reposito
     }[];
     const paths = files.map((f) => f.path);
     assert.ok(paths.includes('dist/client/src/index.d.ts'));
+    assert.ok(paths.includes('dist/client/src/cli/main.js'));
     assert.ok(paths.includes('README.md') && paths.includes('LICENSE'));
     assert.equal(paths.filter((p) => p.includes('.spec.')).length, 0, paths.join(' '));
 
@@ -80,7 +81,12 @@ describe('@verity/client as a packed npm package, installed outside the reposito
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, filename)], {
       cwd: app,
     });
-    assert.deepEqual(await readdir(join(app, 'node_modules')), ['.package-lock.json', '@verity']);
+    assert.deepEqual(await readdir(join(app, 'node_modules')), [
+      '.bin',
+      '.package-lock.json',
+      '@verity',
+    ]);
+    assert.deepEqual(await readdir(join(app, 'node_modules/.bin')), ['verity']);
     const installed = join(app, 'node_modules/@verity/client');
     const js = (await readdir(join(installed, 'dist'), { recursive: true })).filter((f) =>
       f.endsWith('.js'),
@@ -116,6 +122,20 @@ describe('@verity/client as a packed npm package, installed outside the reposito
       new RegExp(`^user${ROWS - 1}@example\\.com,true,true,false,\\d+,\\w+,1$`),
     );
     assert.equal(result.bytes, Buffer.byteLength(lines.join('\n') + '\n'));
+
+    // The `verity` command ships as the package's bin: run from the consumer's folder, outside
+    // the repository, with no npx in between.
+    const cliEnv = {
+      PATH: process.env.PATH,
+      VERITY_API_KEY: apiKey,
+      VERITY_URL: stack.client.baseUrl,
+    };
+    const verity = join(app, 'node_modules/.bin/verity');
+    const ping = await run(verity, ['ping', '--json'], { cwd: app, env: cliEnv });
+    assert.equal(JSON.parse(ping.stdout).credits_remaining, 0);
+    const help = await run(verity, ['--help'], { cwd: app, env: cliEnv });
+    assert.match(help.stdout, /batch run FILE --type email\|phone\|ip/);
+    assert.doesNotMatch(help.stdout, /\bstart\b/);
 
     await writeFile(join(app, 'typed.ts'), TYPED_CONSUMER);
     await run(

@@ -164,13 +164,12 @@ describe('errors: every non-2xx answer has the spec shape', () => {
     assert.ok(Number(limited[0].headers.get('retry-after')) >= 1);
   });
 
-  it('503 service_unavailable for HLR when no provider is configured, nothing charged', async () => {
+  it('503 service_unavailable for HLR when no provider is configured, saying so, without Retry-After, nothing charged', async () => {
     const { client } = await stack.account(20);
-    assertError(
-      await client.post('/v1/phone/validate', { phone: '+447400123456', hlr: true }),
-      503,
-      'service_unavailable',
-    );
+    const res = await client.post('/v1/phone/validate', { phone: '+447400123456', hlr: true });
+    assertError(res, 503, 'service_unavailable');
+    assert.match(res.body.error.message, /^No HLR provider is configured on this server/);
+    assert.equal(res.headers.get('retry-after'), null);
     assert.equal((await client.get('/v1/ping')).body.credits_remaining, 20);
   });
 

@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { loadConfig, type AppConfig } from '@verity/config';
+import { CLIENT_HELP, clientCommand, isClientCommand, UsageError } from '@verity/client/cli';
 import { exitOnFailure } from './cli.failure';
-import { CLIENT_HELP, clientCommand, isClientCommand } from './client/client.command';
 import { accountsCommand } from './commands/accounts.command';
 import { dataCommand } from './commands/data.command';
 import { startCommand } from './commands/start.command';
-import { UsageError } from './commands/usage.error';
 import { assertSupportedNode } from './start/startup.checks';
 import { usersCommand } from './commands/users.command';
 
@@ -13,6 +12,7 @@ const HELP = `usage: verity <command>
 
   start                                       run the whole service in one process
   accounts create --name N --credits C [--json]   create an account and print its first API key
+  accounts credit --account ID --amount N [--note TEXT] [--json]   add credits to an account
   data update                                 download fresh IP open-data lists (Tor, VPN, datacenter)
   users create --account ID --email E [--json]    create a console user and print a one-time sign-in link
 

@@ -96,7 +96,18 @@ export function apiError(
 }
 
 /** The server could not be reached, or the connection broke, after the allowed retries. */
-export class VerityConnectionError extends VerityClientError {}
+export class VerityConnectionError extends VerityClientError {
+  constructor(
+    message: string,
+    /** The server the request went to (`http://127.0.0.1:8080`). */
+    readonly origin: string,
+    /** What went wrong, in words: `connection refused`, `no answer within 60000 ms`, ... */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
 
 /** `batch.wait` saw the job end `failed`; `job` is its last state (credits were refunded). */
 export class BatchFailedError extends VerityClientError {

@@ -1,5 +1,5 @@
 // The spec's retry guidance for 429: wait 1 s, 2 s, 4 s, then stop after 3 retries. The same
-// schedule serves 503 and (for idempotent requests) broken connections.
+// schedule serves a 503 with Retry-After and (for idempotent requests) broken connections.
 
 /** Default number of retries after the first attempt. */
 export const DEFAULT_MAX_RETRIES = 3;

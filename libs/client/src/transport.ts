@@ -51,9 +51,11 @@ export interface TransportOptions {
 class AttemptTimeout extends Error {}
 
 /**
- * HTTP with the spec's retry rules: 429 and 503 are retried after 1 s, 2 s, 4 s (or
- * Retry-After when longer); a broken connection or a timeout only when the request is
- * idempotent, because a POST that reached the server may already have been charged.
+ * HTTP with the spec's retry rules: 429, and a 503 that carries Retry-After, are retried after
+ * 1 s, 2 s, 4 s (or Retry-After when longer); a 503 without it names no passing outage (no HLR
+ * provider on the server, say) and is thrown at once. A broken connection or a timeout is
+ * retried only when the request is idempotent, because a POST that reached the server may
+ * already have been charged.
  */
 export class Transport {
   constructor(private readonly options: TransportOptions) {}
@@ -84,9 +86,10 @@ export class Transport {
         if (response.ok) return answer;
         const error = await readError(response, this.options.now());
         answer.release();
-        const retryable = response.status === 429 || response.status === 503;
-        if (!retryable || retry >= maxRetries || !canReplay) throw error;
-        waitMs = retryDelayMs(retry, retryAfterOf(error));
+        const retryAfter = retryAfterOf(error);
+        if (!isRetryable(response.status, retryAfter) || retry >= maxRetries || !canReplay)
+          throw error;
+        waitMs = retryDelayMs(retry, retryAfter);
         event = { kind: 'status', status: response.status, code: error.code };
       } catch (error) {
         if (error instanceof VerityApiError) throw error;
@@ -94,9 +97,12 @@ export class Transport {
         const message =
           error instanceof AttemptTimeout ? error.message : describeNetworkError(error);
         if (!spec.idempotent || !canReplay || retry >= maxRetries)
-          throw new VerityConnectionError(`${spec.method} ${pathOf(spec.url)}: ${message}`, {
-            cause: error,
-          });
+          throw new VerityConnectionError(
+            `${spec.method} ${pathOf(spec.url)}: ${message}`,
+            new URL(this.url(spec.url)).origin,
+            message,
+            { cause: error },
+          );
         waitMs = retryDelayMs(retry, null);
         event = { kind: 'network', message };
       }
@@ -196,15 +202,32 @@ async function readError(response: Response, nowMs: number): Promise<VerityApiEr
   return error;
 }
 
+/** 429 always; 503 only when the server said when to come back. */
+function isRetryable(status: number, retryAfterSeconds: number | null): boolean {
+  return status === 429 || (status === 503 && retryAfterSeconds !== null);
+}
+
 function retryAfterOf(error: VerityApiError): number | null {
   return error instanceof RateLimitedError || error instanceof ServiceUnavailableError
     ? error.retryAfterSeconds
     : null;
 }
 
+/** The words for the system errors a person meets most. */
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+};
+
 function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  if (typeof cause?.code === 'string') return `${cause.code} (${String(cause.message)})`;
+  if (typeof cause?.code === 'string')
+    return NETWORK_ERRORS[cause.code] ?? `${cause.code} (${String(cause.message)})`;
   if (typeof cause?.message === 'string') return cause.message;
   return error instanceof Error ? error.message : String(error);
 }

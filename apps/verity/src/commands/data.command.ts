@@ -1,6 +1,6 @@
 import type { AppConfig } from '@verity/config';
 import { updateIpData } from '@verity/integrations';
-import { UsageError } from './usage.error';
+import { UsageError } from '@verity/client/cli';
 
 /**
  * `verity data update`: downloads fresh open-data lists into IP_DATA_DIR. A running service

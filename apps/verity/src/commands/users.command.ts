@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConsoleUsersService } from '@verity/accounts';
 import type { AppConfig } from '@verity/config';
 import { withAccountsContext } from './accounts.context';
-import { UsageError } from './usage.error';
+import { UsageError } from '@verity/client/cli';
 
 export const USERS_USAGE = 'usage: verity users create --account ID --email EMAIL [--json]';
 

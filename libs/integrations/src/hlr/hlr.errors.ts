@@ -12,14 +12,22 @@ export type HlrFailureReason =
   | 'lookup_failed'
   | 'closed';
 
-/** An HLR lookup that could not be answered; maps to 503 service_unavailable, nothing charged. */
+/** What the client reads: a server without a provider is not a passing outage. */
+const NOT_CONFIGURED =
+  'No HLR provider is configured on this server (HLR_PROVIDER=none): send the request without hlr, or ask the operator to set one up';
+const UNAVAILABLE = 'The HLR provider is temporarily unavailable';
+
+/**
+ * An HLR lookup that could not be answered; maps to 503 service_unavailable, nothing charged.
+ * Neither kind carries Retry-After.
+ */
 export class HlrUnavailableError extends UpstreamUnavailableError {
   constructor(
     readonly reason: HlrFailureReason,
-    /** Internal detail for logs; the client sees only the generic message. */
+    /** Internal detail for logs; the client sees only the message of its reason's kind. */
     readonly detail: string,
   ) {
-    super('The HLR provider is temporarily unavailable', 'hlr');
+    super(reason === 'not_configured' ? NOT_CONFIGURED : UNAVAILABLE, 'hlr');
     this.name = 'HlrUnavailableError';
   }
 }

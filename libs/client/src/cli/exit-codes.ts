@@ -7,8 +7,8 @@ import {
   UnauthorizedError,
   VerityApiError,
   VerityConnectionError,
-} from '@verity/client';
-import { UsageError } from '../commands/usage.error';
+} from '../index';
+import { UsageError } from './usage.error';
 
 /** Exit codes of the client commands (README "The verity command" has the same table). */
 export const EXIT = {

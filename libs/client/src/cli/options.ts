@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { Verity, type RetryEvent } from '@verity/client';
-import { UsageError } from '../commands/usage.error';
+import { Verity, type RetryEvent } from '../index';
+import { UsageError } from './usage.error';
 
 const GLOBAL_OPTIONS = {
   key: { type: 'string' },
@@ -9,11 +9,18 @@ const GLOBAL_OPTIONS = {
   retries: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{
+    args: string[];
+    options: typeof GLOBAL_OPTIONS & O;
+    allowPositionals: true;
+    strict: true;
+  }>
+>;
+
 /** Parses `argv` with the global options plus `options`; positionals are allowed. */
-export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
-  argv: string[],
-  options: O,
-) {
+export function parse<O extends Options>(argv: string[], options: O): Parsed<O> {
   try {
     return parseArgs({
       args: argv,

@@ -1,4 +1,4 @@
-import type { BatchJob } from '@verity/client';
+import type { BatchJob } from '../index';
 
 /** Rows per second and the time left, from the first and the latest poll. */
 export class Throughput {

@@ -1,4 +1,5 @@
-import { UsageError } from '../commands/usage.error';
+import { VerityConnectionError } from '../index';
+import { UsageError } from './usage.error';
 import { batchCommand } from './batch.command';
 import { exitCodeOf } from './exit-codes';
 import { printResult } from './output';
@@ -19,6 +20,9 @@ export const CLIENT_HELP = `  ping                                        check 
   verify [--email E] [--phone P] [--ip I] [--explain]   combined fraud check (3 credits)
   batch run FILE --type email|phone|ip [--out FILE] [--webhook URL] [--interval S] [--timeout S]
                                               upload a CSV, show progress, download the result
+                                              (next to FILE unless --out); a first line that is
+                                              a column name (email, phone, ip, ...) and not a
+                                              valid value is a header, skipped and free
   batch get ID                                a batch job's state
   batch download ID [--out FILE]              wait for a job (if needed) and download its result
   keys list | create NAME | rotate ID | delete ID   manage the account's API keys
@@ -133,6 +137,8 @@ export async function clientCommand(command: ClientCommand, argv: string[]): Pro
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  if (error instanceof VerityConnectionError)
+    return `cannot reach Verity at ${error.origin} (${error.reason}): check that it is running there, or pass --url / set VERITY_URL`;
   const details = error as { code?: unknown; requestId?: unknown };
   let text = error.message;
   if (typeof details.code === 'string') text += ` (${details.code})`;

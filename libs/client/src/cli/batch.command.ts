@@ -1,15 +1,20 @@
-import { basename, extname } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
 import { BATCH_TYPES, type BatchType } from '@verity/contracts/wire';
-import type { BatchJob } from '@verity/client';
-import { UsageError } from '../commands/usage.error';
+import type { BatchJob } from '../index';
+import { UsageError } from './usage.error';
 import { InterruptedError } from './exit-codes';
+import { invocation } from './invocation';
 import { connect, parse } from './options';
 import { printResult } from './output';
 import { progressView } from './progress';
 
 const USAGE = `usage: verity batch run FILE --type email|phone|ip [--out FILE] [--webhook URL] [--interval S] [--timeout S]
        verity batch get ID
-       verity batch download ID [--out FILE] [--interval S] [--timeout S]`;
+       verity batch download ID [--out FILE] [--interval S] [--timeout S]
+FILE has one value per line; a first line that is a column name (email, phone, ip and the
+usual spellings) and not a valid value is a header, skipped and free. --out defaults to
+<FILE stem>-results.csv next to FILE.`;
 
 const WAIT_OPTIONS = {
   interval: { type: 'string' },
@@ -24,16 +29,30 @@ function seconds(value: string | undefined, flag: string): number | undefined {
   return Math.round(n * 1000);
 }
 
-/** `<input stem>-results.csv` in the current directory. */
+/** `<input stem>-results.csv` next to the input file. */
 function defaultOut(file: string): string {
-  return `${basename(file, extname(file))}-results.csv`;
+  return join(dirname(file), `${basename(file, extname(file))}-results.csv`);
+}
+
+/** The input must be a readable file and the output's folder must exist, before anything is charged. */
+async function checkPaths(file: string, out: string): Promise<void> {
+  const input = await stat(file).catch((error: NodeJS.ErrnoException) => error);
+  if (input instanceof Error)
+    throw new UsageError(
+      `${file}: ${input.code === 'ENOENT' ? 'no such file' : `cannot be read (${input.code})`}`,
+    );
+  if (!input.isFile()) throw new UsageError(`${file} is not a file`);
+  const folder = await stat(dirname(out)).catch(() => null);
+  if (folder === null || !folder.isDirectory())
+    throw new UsageError(`${out}: the folder ${dirname(out)} does not exist`);
 }
 
 function resumeHint(job: BatchJob, out: string): string {
+  const verity = invocation();
   return (
     `stopped waiting; job ${job.id} keeps running on the server (it was not cancelled).\n` +
-    `  verity batch get ${job.id}\n` +
-    `  verity batch download ${job.id} --out ${out}`
+    `  ${verity} batch get ${job.id}\n` +
+    `  ${verity} batch download ${job.id} --out ${out}`
   );
 }
 
@@ -68,6 +87,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
         throw new UsageError(`--type must be one of ${BATCH_TYPES.join(', ')}\n${USAGE}`);
       const [file] = positionals;
       const out = values.out ?? defaultOut(file);
+      await checkPaths(file, out);
       const intervalMs = seconds(values.interval, '--interval');
       const timeoutMs = seconds(values.timeout, '--timeout');
       const { verity, json } = connect(values);
