@@ -3,6 +3,7 @@ export const MAX_FILE_NAME_CHARS = 255;
 
 // C0 and C1 control characters, DEL, and the bidirectional overrides that can make a name
 // display as another (U+202A–U+202E, U+2066–U+2069).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu;
 
 /**
