@@ -10,10 +10,11 @@ export async function postBatch(
   apiKey: string | undefined,
   fields: BatchField[],
   headers: Record<string, string> = {},
+  fileName = 'input.csv',
 ): Promise<TestResponse> {
   const form = new FormData();
   for (const [name, value] of fields) {
-    if (name === 'file') form.append('file', new Blob([value]), 'input.csv');
+    if (name === 'file') form.append('file', new Blob([value]), fileName);
     else form.append(name, value);
   }
   const res = await fetch(`${client.baseUrl}/v1/batch`, {

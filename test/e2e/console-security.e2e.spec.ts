@@ -111,6 +111,26 @@ describe('console sign-in and secrets, probed as an attacker would', () => {
     assert.equal((await phone.get('/session')).status, 401);
   });
 
+  it("lists a job with its upload's file name: the base name, control characters removed", async () => {
+    const { browser, apiKey } = await consoleUser(stack, 100, 'names@example.test');
+    const job = await postBatch(
+      stack.client,
+      apiKey,
+      [
+        ['type', 'email'],
+        ['file', 'jane@example.com\n'],
+      ],
+      {},
+      'C:\\exports\\leads\u202e november.csv',
+    );
+    assert.equal(job.status, 202, JSON.stringify(job.body));
+    await waitForJob(stack.client.withKey(apiKey), job.body.id);
+    const listed = await browser.get('/batch');
+    assert.equal(listed.body.data[0].id, job.body.id);
+    assert.equal(listed.body.data[0].file_name, 'leads november.csv');
+    assert.equal((await browser.get(`/batch/${job.body.id}`)).body.file_name, 'leads november.csv');
+  });
+
   it('signs console download links on its own address, never on the Host the client sends', async () => {
     const { browser, apiKey } = await consoleUser(stack, 100, 'links@example.test');
     const job = await postBatch(stack.client, apiKey, [

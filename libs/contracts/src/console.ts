@@ -21,6 +21,8 @@ export interface ConsoleJob {
   id: string;
   type: BatchType;
   status: BatchStatus;
+  /** The uploaded file's name (base name, control characters removed); null when none was sent. */
+  file_name: string | null;
   total_rows: number;
   processed_rows: number;
   webhook_url: string | null;

@@ -22,11 +22,14 @@ import { publicBaseUrl } from '../http/public-url';
 import { multipartError, StorageFailure } from './multipart-errors';
 import { isMultipart, multipartParts, type MultipartLimits } from './multipart-parts';
 import { multipartLimits } from './multipart.setup';
+import { uploadFileName } from './upload-file-name';
 
 /** What the multipart body held once the file is stored. */
 interface ReceivedUpload {
   type: BatchType;
   webhookUrl: string | null;
+  /** The file part's name, cleaned (`uploadFileName`). */
+  fileName: string | null;
   rows: number;
   /** The file's SHA-256 (hex), only when an Idempotency-Key asks for replay detection. */
   sha256: string | null;
@@ -129,6 +132,7 @@ export class BatchUploadService {
         type: upload.type,
         totalRows: upload.rows,
         uploadKey: key,
+        fileName: upload.fileName,
         webhookUrl: upload.webhookUrl,
         baseUrl: publicBaseUrl(this.config.PUBLIC_URL, request),
         idempotencyKey,
@@ -223,6 +227,7 @@ export class BatchUploadService {
     let type: string | undefined;
     let webhook: string | undefined;
     let file: StoredFile | undefined;
+    let fileName: string | null = null;
     for await (const part of multipartParts(request.raw, this.limits)) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
@@ -235,6 +240,7 @@ export class BatchUploadService {
         // Fields sent before the file are checked first, so a bad request is not uploaded.
         if (type !== undefined) checkType(type);
         if (webhook !== undefined) validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE);
+        fileName = uploadFileName(part.fileName);
         file = await this.store(part.file, key, digest);
         onStored();
         continue;
@@ -250,7 +256,7 @@ export class BatchUploadService {
       webhook === undefined || webhook === ''
         ? null
         : validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE).toString();
-    return { type: checkedType, webhookUrl, ...file };
+    return { type: checkedType, webhookUrl, fileName, ...file };
   }
 
   /**

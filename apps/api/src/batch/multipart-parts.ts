@@ -10,7 +10,7 @@ import { VerityError } from '@verity/common';
 /** One part of a multipart/form-data body, in the order the client sent it. */
 export type MultipartPart =
   | { type: 'field'; fieldname: string; value: string; valueTruncated: boolean }
-  | { type: 'file'; fieldname: string; file: BusboyFileStream };
+  | { type: 'file'; fieldname: string; file: BusboyFileStream; fileName: string | undefined };
 
 export type MultipartLimits = NonNullable<BusboyConfig['limits']>;
 
@@ -80,7 +80,7 @@ class PartReader {
       .on('field', (fieldname, value, _nameTruncated, valueTruncated) =>
         this.push({ type: 'field', fieldname, value, valueTruncated }),
       )
-      .on('file', (fieldname, file) => this.onFile(fieldname, file))
+      .on('file', (fieldname, file, fileName) => this.onFile(fieldname, file, fileName))
       .on('finish', () => this.end(null))
       .on('error', (error: Error) => this.onParserError(error));
     for (const [event, error] of Object.entries(LIMITS)) {
@@ -127,7 +127,7 @@ class PartReader {
     }
   }
 
-  private onFile(fieldname: string, file: BusboyFileStream): void {
+  private onFile(fieldname: string, file: BusboyFileStream, fileName: string | undefined): void {
     // Errors of a part cut short also reach whoever reads the file; this records them for the
     // iteration, and keeps an unread file's error from being unhandled.
     file.on('error', (error: Error) => {
@@ -138,7 +138,7 @@ class PartReader {
       if (!file.readableEnded) this.end(null);
     });
     this.file = file;
-    this.push({ type: 'file', fieldname, file });
+    this.push({ type: 'file', fieldname, file, fileName });
   }
 
   private readonly onFirstData = (): void => {

@@ -7,6 +7,7 @@ export function consoleJob(job: BatchJobRecord): ConsoleJob {
     id: job.id,
     type: job.type,
     status: job.status,
+    file_name: job.fileName,
     total_rows: job.totalRows,
     processed_rows: job.status === 'done' ? job.totalRows : job.processedRows,
     webhook_url: job.webhookUrl,

@@ -19,6 +19,8 @@ export interface NewBatchJob {
   type: BatchType;
   totalRows: number;
   uploadKey: string;
+  /** The uploaded file's name, cleaned (`uploadFileName`); null when the client sent none. */
+  fileName?: string | null;
   webhookUrl: string | null;
   baseUrl: string | null;
   idempotencyKey: string | null;

@@ -53,6 +53,10 @@ export class BatchJobEntity {
   @Column({ name: 'result_key', type: 'text', nullable: true })
   resultKey!: string | null;
 
+  /** The uploaded file's name as the client sent it (base name, control characters removed). */
+  @Column({ name: 'file_name', type: 'text', nullable: true })
+  fileName!: string | null;
+
   @Column({ name: 'refunded_rows', type: 'integer', default: 0 })
   refundedRows!: number;
 
