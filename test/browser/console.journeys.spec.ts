@@ -210,6 +210,7 @@ describe('console journeys in Chromium', () => {
     assert.equal(await bar.getAttribute('value'), String(ROWS));
     assert.equal(await bar.getAttribute('max'), String(ROWS));
     assert.equal((await row.locator('[data-rows]').textContent())!.trim(), '1,000 / 1,000');
+    assert.equal(await row.locator('[data-file-name]').textContent(), 'ips.csv');
     // Created and finished each fit on one line: an inline element that wraps has a box per line.
     const dates = await row.locator('td.when time').all();
     assert.equal(dates.length, 2);

@@ -2,7 +2,7 @@ import type { ConsoleBatchJob, ConsoleJob } from '@verity/contracts/console';
 import { formatFullTime, formatNumber, formatTime } from '../format';
 
 /**
- * Batch jobs with their progress (processed of total rows); a done job has a download link, a
+ * Batch jobs by file name (and id) with their progress (processed of total rows); a done job has a download link, a
  * failed one its reason.
  */
 export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJob>)[] }) {
@@ -11,7 +11,7 @@ export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJo
       <table aria-label="Batch jobs">
         <thead>
           <tr>
-            <th scope="col">Job</th>
+            <th scope="col">File and job</th>
             <th scope="col">Type</th>
             <th scope="col">Status</th>
             <th scope="col">Rows processed</th>
@@ -25,7 +25,8 @@ export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJo
             const pct = Math.floor((job.processed_rows / job.total_rows) * 100);
             return (
               <tr key={job.id} data-job={job.id} data-status={job.status}>
-                <td>
+                <td class="job-name">
+                  <span data-file-name>{job.file_name ?? 'no file name'}</span>
                   <code>{job.id}</code>
                 </td>
                 <td>{job.type}</td>

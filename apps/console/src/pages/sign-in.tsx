@@ -119,7 +119,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: ConsoleSessionView)
           </button>
           <p class="hint">
             First time? Open the one-time sign-in link printed by <code>npm start</code>, or ask
-            your operator for one (<code>npx verity users create</code>).
+            your operator for one (<code>node bin/verity.js users create</code>, in the folder
+            Verity runs from).
           </p>
         </form>
       )}
