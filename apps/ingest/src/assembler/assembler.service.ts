@@ -28,6 +28,7 @@ import {
   type RowBus,
   type Subscription,
 } from '@verity/ports';
+import { counted } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
@@ -84,7 +85,8 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     // Claims under our name were taken by a run of this process that died while assembling.
     const released = await this.assembly.releaseAssembliesOf(this.holder);
-    if (released > 0) this.log.log(`gave back ${released} assembly claim(s) of a previous run`);
+    if (released > 0)
+      this.log.log(`gave back ${counted(released, 'assembly claim')} of a previous run`);
     this.subscription = await startConsumer({
       bus: this.bus,
       metrics: this.metrics,
@@ -166,7 +168,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
       if (attempt.state !== 'busy') {
         if (attempt.state === 'assembled' && attempt.result) {
           this.metrics?.batchJobs.inc({ status: 'done' });
-          this.log.log(`job ${seen.id} done: ${seen.totalRows} rows`);
+          this.log.log(`job ${seen.id} done: ${counted(seen.totalRows, 'row')}`);
         }
         break;
       }
