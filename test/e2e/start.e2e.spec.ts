@@ -1,12 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createTestDatabase, startTestDns } from '@verity/testing';
 import {
   bannerAddress,
   cleanEnv,
+  postgresLogOf,
   removeCluster,
   spawnVerity,
   type VerityProcess,
@@ -90,6 +91,10 @@ describe('`verity start`: the embedded all-in-one', () => {
     } finally {
       assert.equal(await stop(second), 0);
     }
+    // The second start found its database and created nothing: the server logged no error.
+    const pgLog = await readFile(await postgresLogOf(home), 'utf8');
+    assert.match(pgLog, /database system is ready to accept connections/);
+    assert.doesNotMatch(pgLog, /ERROR:/, pgLog);
   });
 
   it('on DATABASE_URL, the banner names that server, not an embedded one', async () => {

@@ -8,6 +8,7 @@ import {
   CoreModule,
   EnginesModule,
   HealthRegistry,
+  HttpConnections,
   PinoNestLogger,
   type CheckResult,
   type CoreResources,
@@ -70,6 +71,13 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
     bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // At shutdown the HTTP server closes without waiting for connections that carry no request
+  // (a browser's spare connection included); requests in flight still get their answer.
+  const connections = new HttpConnections(fastify.server);
+  fastify.addHook('preClose', (done) => {
+    connections.closeIdle();
+    done();
+  });
   // JSON only: any other body type is refused (415 → validation_error) instead of reaching
   // a route as a string.
   fastify.removeContentTypeParser(['text/plain']);

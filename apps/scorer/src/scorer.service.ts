@@ -30,6 +30,7 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { ENGINES, METRICS, type Engines } from '@verity/platform';
 import { scoreChunk } from './chunk.scorer';
+import { ChunkProgressReporter } from './chunk-progress.reporter';
 
 /** Scored chunks remembered for skipping re-sent copies (a few jobs' worth; then forgotten). */
 const SCORED_MEMORY = 10_000;
@@ -38,7 +39,8 @@ const SCORED_MEMORY = 10_000;
  * A scorer: one member of group `verity-scorers` on `verity.batch.chunks`. Per chunk it checks
  * the job is still running, scores the rows, writes the part to the blob store under a key
  * derived from (job, chunk) — a redelivery overwrites it with the same bytes — and reports the
- * completion on `verity.batch.progress`. The offset is committed only after both (RowBus
+ * completion on `verity.batch.progress`; while it scores, it reports its running count of rows
+ * there too, about once a second (ChunkProgressReporter). The offset is committed only after both (RowBus
  * contract). A chunk that fails BATCH_CHUNK_MAX_ATTEMPTS times in a row is dead-lettered: a
  * `chunk_failed` report makes the assembler fail the job and refund its unprocessed rows.
  * Failures because a dependency is down are not counted while the outage is younger than
@@ -144,7 +146,25 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     // Ended (or unknown) jobs need no work: a late redelivery must not recreate parts.
     if (!job || job.status !== 'processing') return;
     const stop = this.metrics?.batchChunkDuration.startTimer({ type: chunk.type });
-    const part = await scoreChunk(chunk, this.engines, this.config.BATCH_EMAIL_CONCURRENCY);
+    const progress = new ChunkProgressReporter(
+      chunk,
+      (rows) => this.reportProgress(chunk, rows),
+      (error) =>
+        this.log.debug(
+          `progress of chunk ${chunk.chunkNo} of ${chunk.jobId} not sent: ${String(error)}`,
+        ),
+    );
+    let part: Buffer;
+    try {
+      part = await scoreChunk(
+        chunk,
+        this.engines,
+        this.config.BATCH_EMAIL_CONCURRENCY,
+        progress.scored,
+      );
+    } finally {
+      progress.stop();
+    }
     await this.blobs.put(partKey(chunk.jobId, chunk.chunkNo), part);
     await this.bus.publish(this.names.progressTopic, [
       {
@@ -162,6 +182,21 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     this.metrics?.batchRowsProcessed.inc({ type: chunk.type }, chunk.rows.length);
     if (this.scored.size >= SCORED_MEMORY) this.scored.clear();
     this.scored.add(key);
+  }
+
+  private async reportProgress(chunk: ChunkMessage, rows: number): Promise<void> {
+    await this.bus.publish(this.names.progressTopic, [
+      {
+        ...this.reportTarget(chunk),
+        value: encodeMessage({
+          v: 1,
+          kind: 'chunk_progress',
+          jobId: chunk.jobId,
+          chunkNo: chunk.chunkNo,
+          rows,
+        }),
+      },
+    ]);
   }
 
   /**

@@ -3,3 +3,4 @@ export * from './startup.error';
 export * from './dependency-outage';
 export * from './backoff';
 export * from './transaction-conflict';
+export * from './counted';

@@ -174,10 +174,9 @@ async function createDatabase(port: number, password: string): Promise<void> {
   });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${USER}`);
-  } catch (error) {
-    // 42P04 duplicate_database: a first start interrupted after initdb already created it.
-    if ((error as { code?: string }).code !== '42P04') throw error;
+    // Looked up first: a refused CREATE would put an ERROR line in postgres.log on every start.
+    const existing = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [USER]);
+    if (existing.rowCount === 0) await client.query(`CREATE DATABASE ${USER}`);
   } finally {
     await client.end();
   }

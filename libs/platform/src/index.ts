@@ -21,3 +21,4 @@ export {
   runMain,
   type ProcessRuntime,
 } from './runtime/process.runtime';
+export { HttpConnections } from './runtime/http-connections';

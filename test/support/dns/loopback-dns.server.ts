@@ -23,6 +23,8 @@ export interface LoopbackDnsOptions {
   silent?: boolean;
   /** TTL of the SOA sent with NXDOMAIN / no-data answers (default 60). */
   negativeTtl?: number;
+  /** Send every answer this many milliseconds late (a slow resolver). */
+  delayMs?: number;
 }
 
 const NEGATIVE_SOA = (ttl: number): packet.SoaAnswer => ({
@@ -39,6 +41,8 @@ const NEGATIVE_SOA = (ttl: number): packet.SoaAnswer => ({
 export class LoopbackDnsServer {
   /** Every question received, as "TYPE name". */
   readonly queries: string[] = [];
+  /** Answers kept by {@link hold} until {@link release}. */
+  private held: (() => void)[] | null = null;
   private udp?: Socket;
   private tcp?: Server;
   private port = 0;
@@ -66,7 +70,7 @@ export class LoopbackDnsServer {
       }
       udp.on('message', (msg, rinfo) => {
         const reply = this.answer(msg, true);
-        if (reply !== null) udp.send(reply, rinfo.port, rinfo.address);
+        if (reply !== null) this.send(() => udp.send(reply, rinfo.port, rinfo.address));
       });
       this.udp = udp;
       this.tcp = tcp;
@@ -81,6 +85,18 @@ export class LoopbackDnsServer {
       const [t, n] = q.split(' ');
       return (type === undefined || t === type) && (name === undefined || n === name);
     }).length;
+  }
+
+  /** Keeps every answer from now on until {@link release}: a resolver that is slow on cue. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Sends the answers kept since {@link hold} and answers as usual again. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const send of held) send();
   }
 
   async stop(): Promise<void> {
@@ -101,8 +117,24 @@ export class LoopbackDnsServer {
       const framed = Buffer.alloc(2 + reply.length);
       framed.writeUInt16BE(reply.length, 0);
       reply.copy(framed, 2);
-      conn.end(framed);
+      this.send(() => conn.end(framed));
     });
+  }
+
+  private send(reply: () => void): void {
+    if (this.held) {
+      this.held.push(reply);
+      return;
+    }
+    const delay = this.options.delayMs ?? 0;
+    if (delay === 0) return reply();
+    setTimeout(() => {
+      try {
+        reply();
+      } catch {
+        // Stopped meanwhile: the answer has nowhere to go.
+      }
+    }, delay);
   }
 
   private answer(msg: Buffer, udp: boolean): Buffer | null {

@@ -1,4 +1,4 @@
-import { toBatchJob, type BatchJobRecord } from '@verity/batch';
+import { processedRowsOf, toBatchJob, type BatchJobRecord } from '@verity/batch';
 import { CREDIT_COST, type ConsoleJob } from '@verity/contracts';
 
 /** A batch job as the console lists it (the contracts' ConsoleJob). */
@@ -9,7 +9,7 @@ export function consoleJob(job: BatchJobRecord): ConsoleJob {
     status: job.status,
     file_name: job.fileName,
     total_rows: job.totalRows,
-    processed_rows: job.status === 'done' ? job.totalRows : job.processedRows,
+    processed_rows: processedRowsOf(job),
     webhook_url: job.webhookUrl,
     failure_reason: job.status === 'failed' ? (toBatchJob(job, null).error?.message ?? null) : null,
     refunded_credits: job.refundedRows * CREDIT_COST.batch_row,

@@ -12,12 +12,14 @@ import {
   csvHeader,
   encodeMessage,
   partKey,
+  processedRowsOf,
   resultKey,
   type ProgressMessage,
 } from '@verity/batch';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../ingest.module';
 import { AssemblerService } from './assembler.service';
+import { JobFinisher } from './job-finisher';
 
 let offset = 0;
 function report(message: ProgressMessage): BusMessage {
@@ -34,6 +36,8 @@ const chunk = (jobId: string, chunkNo: number, rows = 2): BusMessage =>
   report({ v: 1, kind: 'chunk', jobId, chunkNo, rows });
 const split = (jobId: string, chunks: number): BusMessage =>
   report({ v: 1, kind: 'split', jobId, chunks });
+const scoredSoFar = (jobId: string, chunkNo: number, rows: number): BusMessage =>
+  report({ v: 1, kind: 'chunk_progress', jobId, chunkNo, rows });
 
 describe('assembler: completion reports in any order, duplicated, concurrent', () => {
   let stack: TestStack;
@@ -229,6 +233,43 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     assert.equal(again.get(a)?.chunksDone, 2);
     assert.equal(again.get(b)?.processedRows, 2);
   });
+  it('counts rows scored inside chunks once: a restarted chunk counts from 0, a recorded one stops counting', async () => {
+    // Three chunks of 10 rows (the parts hold 2 rows each: this test never assembles).
+    const id = await jobWithParts(40, 3);
+    await stack.dataSource.query('UPDATE batch_jobs SET total_rows = 30 WHERE id = $1', [id]);
+    const shown = async () => processedRowsOf((await repository.findForWorker(id))!);
+    await assembler.handle(scoredSoFar(id, 0, 4));
+    await assembler.handle(scoredSoFar(id, 1, 3));
+    assert.equal(await shown(), 7);
+    await assembler.handle(scoredSoFar(id, 0, 6));
+    assert.equal(await shown(), 9);
+    // Chunk 0 is scored again from its start (a redelivery): the figure does not go back.
+    await assembler.handle(scoredSoFar(id, 0, 2));
+    assert.equal(await shown(), 9);
+    await assembler.handle(scoredSoFar(id, 0, 8));
+    assert.equal(await shown(), 11);
+    // Chunk 0 completes; a running count of it that arrives late is not added to its 10 rows.
+    await assembler.handle(chunk(id, 0, 10));
+    assert.equal(await shown(), 11);
+    await assembler.handle(scoredSoFar(id, 0, 9));
+    assert.equal(await shown(), 13);
+    const job = (await repository.findForWorker(id))!;
+    assert.equal(job.processedRows, 10, 'processed_rows stays the rows of recorded chunks');
+    // Once the job ended, reports change nothing; its clean-up drops the running counts.
+    await stack.app
+      .get(BatchJobsService)
+      .fail(id, 'test', { code: 'internal_error', message: 'test' });
+    await assembler.handle(scoredSoFar(id, 2, 9));
+    const failed = (await repository.findForWorker(id))!;
+    assert.equal(processedRowsOf(failed), 10);
+    await stack.app.get(JobFinisher).afterEnd(failed);
+    const [{ n }] = await stack.dataSource.query<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM batch_chunk_progress WHERE job_id = $1',
+      [id],
+    );
+    assert.equal(n, 0);
+  });
+
   it('never records a chunk after the job failed: the refund and processed_rows match what was recorded', async () => {
     const jobs = stack.app.get(BatchJobsService);
     for (let n = 10; n < 30; n++) {

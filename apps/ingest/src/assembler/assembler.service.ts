@@ -13,6 +13,7 @@ import {
   type BatchNames,
   BatchAssemblyRepository,
   BatchJobRepository,
+  BatchProgressRepository,
   BatchJobsService,
   decodeProgress,
   resultKey,
@@ -28,6 +29,7 @@ import {
   type RowBus,
   type Subscription,
 } from '@verity/ports';
+import { counted } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
@@ -49,7 +51,8 @@ const ASSEMBLY_POLL_MS = 100;
  * BatchAssemblyRepository.tryAssembly), writes the result file by multipart upload holding no
  * transaction or connection, and marks the job done in one statement that checks its state,
  * so one handler assembles at a time and the others find the job done. Then clean-up and the
- * webhook. Every step is idempotent and the offset is committed only after
+ * webhook. A chunk's running count (`chunk_progress`) only moves the job's progress_rows.
+ * Every step is idempotent and the offset is committed only after
  * the handler finished, so a crash anywhere replays safely.
  */
 @Injectable()
@@ -68,6 +71,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
   constructor(
     private readonly repository: BatchJobRepository,
     private readonly assembly: BatchAssemblyRepository,
+    private readonly progress: BatchProgressRepository,
     private readonly jobs: BatchJobsService,
     private readonly finisher: JobFinisher,
     private readonly outages: BatchOutages,
@@ -84,7 +88,8 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     // Claims under our name were taken by a run of this process that died while assembling.
     const released = await this.assembly.releaseAssembliesOf(this.holder);
-    if (released > 0) this.log.log(`gave back ${released} assembly claim(s) of a previous run`);
+    if (released > 0)
+      this.log.log(`gave back ${counted(released, 'assembly claim')} of a previous run`);
     this.subscription = await startConsumer({
       bus: this.bus,
       metrics: this.metrics,
@@ -120,6 +125,14 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     }
     let job: BatchJobRecord | null;
     switch (report.kind) {
+      case 'chunk_progress':
+        // Rows scored so far in a chunk: only the job's progress moves (BatchProgressRepository).
+        await this.progress.record({
+          jobId: report.jobId,
+          chunkNo: report.chunkNo,
+          rowsScored: report.rows,
+        });
+        return;
       case 'split':
         job = await this.repository.setChunkCount(report.jobId, report.chunks);
         break;
@@ -166,7 +179,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
       if (attempt.state !== 'busy') {
         if (attempt.state === 'assembled' && attempt.result) {
           this.metrics?.batchJobs.inc({ status: 'done' });
-          this.log.log(`job ${seen.id} done: ${seen.totalRows} rows`);
+          this.log.log(`job ${seen.id} done: ${counted(seen.totalRows, 'row')}`);
         }
         break;
       }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   BATCH_NAMES,
+  BatchProgressRepository,
   type BatchNames,
   partsPrefix,
   webhookJobId,
@@ -12,7 +13,7 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 
 /**
  * What follows a job's end (done or failed), idempotent so any replay may run it again:
- * drop the chunk parts and the upload, and enqueue the webhook (its queue job id is derived
+ * drop the chunk parts, the upload and the chunks' running counts, and enqueue the webhook (its queue job id is derived
  * from the job id, so a second enqueue is a no-op).
  */
 @Injectable()
@@ -20,6 +21,7 @@ export class JobFinisher {
   private readonly log = new Logger('JobFinisher');
 
   constructor(
+    private readonly progress: BatchProgressRepository,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -30,6 +32,7 @@ export class JobFinisher {
     if (job.status !== 'done' && job.status !== 'failed') return;
     await this.blobs.deletePrefix(partsPrefix(job.id));
     await this.blobs.delete(job.uploadKey);
+    await this.progress.forget(job.id);
     if (job.webhookUrl) {
       await this.queue.add(
         this.names.webhooksQueue,

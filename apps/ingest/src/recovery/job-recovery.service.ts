@@ -15,6 +15,7 @@ import {
   ingestJobId,
   recoveryJobId,
 } from '@verity/batch';
+import { counted } from '@verity/common';
 import { JOB_QUEUE, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
@@ -85,7 +86,7 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
       })),
     );
     this.log.warn(
-      `${recover.length} job(s) without progress for ${this.config.BATCH_STALL_MS} ms: publishing their unscored chunks again`,
+      `${counted(recover.length, 'job')} without progress for ${this.config.BATCH_STALL_MS} ms: publishing their unscored chunks again`,
     );
   }
 
@@ -99,7 +100,7 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
         opts: { jobId: ingestJobId(jobId), attempts: SPLIT_ATTEMPTS, backoffMs: 2_000 },
       })),
     );
-    this.log.log(`handed ${ids.length} unfinished job(s) to the splitter`);
+    this.log.log(`handed ${counted(ids.length, 'unfinished job')} to the splitter`);
   }
 
   private async giveUp(jobId: string): Promise<void> {

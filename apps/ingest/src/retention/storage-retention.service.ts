@@ -5,6 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { counted } from '@verity/common';
 import { BLOB_STORE, type BlobStore } from '@verity/ports';
 import { BatchJobHousekeeping, resultsPrefix } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
@@ -73,7 +74,7 @@ export class StorageRetentionService implements OnApplicationBootstrap, BeforeAp
     );
     if (purgedJobs > 0 || aborted > 0) {
       this.log.log(
-        `deleted the stored files of ${purgedJobs} expired job(s), aborted ${aborted} incomplete upload(s)`,
+        `deleted the stored files of ${counted(purgedJobs, 'expired job')}, aborted ${counted(aborted, 'incomplete upload')}`,
       );
     }
     return { purgedJobs, abortedUploads: aborted };

@@ -22,7 +22,7 @@ import {
   type QueuedJob,
   type RowBus,
 } from '@verity/ports';
-import { VerityError } from '@verity/common';
+import { counted, VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { BatchJobError, BatchType } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
@@ -158,10 +158,12 @@ export class SplitterService implements OnApplicationBootstrap {
     if (republish) {
       this.metrics?.batchRecoveries.inc({ outcome: 'republished' });
       this.log.log(
-        `job ${jobId}: ${published.sent} chunk(s) not recorded as scored published again (${job.chunksDone} of ${chunks} recorded)`,
+        `job ${jobId}: ${counted(published.sent, 'chunk')} not recorded as scored published again (${job.chunksDone} of ${chunks} recorded)`,
       );
     } else
-      this.log.log(`job ${jobId}: ${rows} rows in ${chunks} ${plural(chunks, 'chunk')} published`);
+      this.log.log(
+        `job ${jobId}: ${counted(rows, 'row')} in ${counted(chunks, 'chunk')} published`,
+      );
     return chunks;
   }
 
@@ -261,9 +263,4 @@ export class SplitterService implements OnApplicationBootstrap {
       await this.finisher.afterEnd(failed);
     }
   }
-}
-
-/** `noun` or its plural for `n`. */
-function plural(n: number, noun: string): string {
-  return n === 1 ? noun : `${noun}s`;
 }

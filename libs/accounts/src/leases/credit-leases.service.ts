@@ -7,6 +7,7 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
+import { counted } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { CreditsService } from '../credits.service';
 import { blockSize, nextRate } from './lease-size';
@@ -207,7 +208,8 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
   private async sweep(): Promise<void> {
     try {
       const recovered = await this.repository.recoverExpired(this.config.CREDIT_LEASE_EXPIRY_MS);
-      if (recovered > 0) this.logger.warn(`recovered ${recovered} expired credit lease(s)`);
+      if (recovered > 0)
+        this.logger.warn(`recovered ${counted(recovered, 'expired credit lease')}`);
     } catch (error) {
       this.logger.warn(`credit lease recovery failed: ${String(error)}`);
     }
@@ -297,7 +299,9 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
   private lost(lease: LocalLease): void {
     let unbilled = 0;
     for (const u of lease.usage.values()) unbilled += u.credits;
-    this.logger.warn(`credit lease ${lease.leaseId} was recovered; ${unbilled} credits unbilled`);
+    this.logger.warn(
+      `credit lease ${lease.leaseId} was recovered; ${counted(unbilled, 'credit')} unbilled`,
+    );
     lease.usage = new UsageTally();
     lease.remaining = 0;
   }

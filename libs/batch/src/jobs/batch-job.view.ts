@@ -19,6 +19,24 @@ export function resultUrl(jobId: string, options: ResultUrlOptions): string {
 }
 
 /**
+ * The rows a caller is told are processed: every row once the job is done; while it runs, the
+ * rows of its recorded chunks or, when more, the progress reported inside chunks being scored
+ * (progress_rows, which never goes back); once it failed, the rows of its recorded chunks, the
+ * ones it stays charged for.
+ */
+export function processedRowsOf(job: BatchJobRecord): number {
+  switch (job.status) {
+    case 'done':
+      return job.totalRows;
+    case 'failed':
+      return job.processedRows;
+    case 'queued':
+    case 'processing':
+      return Math.max(job.processedRows, job.progressRows);
+  }
+}
+
+/**
  * The spec's BatchJob; `result_url` is freshly signed when the job is done, else null; `error`
  * only when it failed (jobs failed before the reason was recorded say `internal_error`).
  */
@@ -28,7 +46,7 @@ export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): 
     status: job.status,
     type: job.type,
     total_rows: job.totalRows,
-    processed_rows: job.status === 'done' ? job.totalRows : job.processedRows,
+    processed_rows: processedRowsOf(job),
     result_url: job.status === 'done' && urls ? resultUrl(job.id, urls) : null,
     created_at: job.createdAt.toISOString(),
   };

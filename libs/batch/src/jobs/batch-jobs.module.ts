@@ -5,6 +5,7 @@ import { AccountsModule } from '@verity/accounts';
 import { BatchJobHousekeeping } from './batch-job-housekeeping.repository';
 import { BatchAssemblyRepository } from './batch-assembly.repository';
 import { BatchJobRepository } from './batch-job.repository';
+import { BatchProgressRepository } from './batch-progress.repository';
 import { BatchJobsService } from './batch-jobs.service';
 import { BATCH_NAMES, batchNamesProvider } from './batch-names';
 import { SettingsRepository } from './settings.repository';
@@ -16,6 +17,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
   providers: [
     BatchJobRepository,
     BatchAssemblyRepository,
+    BatchProgressRepository,
     BatchJobHousekeeping,
     BatchJobsService,
     SettingsRepository,
@@ -27,6 +29,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
   exports: [
     BatchJobRepository,
     BatchAssemblyRepository,
+    BatchProgressRepository,
     BatchJobHousekeeping,
     BatchJobsService,
     SigningSecretProvider,

@@ -33,6 +33,14 @@ const progressMessage = z.discriminatedUnion('kind', [
     chunkNo: z.number().int().min(0),
     rows: z.number().int().min(1),
   }),
+  // A scorer has scored `rows` rows of chunk `chunkNo` so far (at most once a second per chunk).
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('chunk_progress'),
+    jobId: z.string().min(1),
+    chunkNo: z.number().int().min(0),
+    rows: z.number().int().min(1),
+  }),
   // A chunk kept failing past its delivery budget: the job fails.
   z.object({
     v: z.literal(1),

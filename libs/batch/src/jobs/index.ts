@@ -5,6 +5,7 @@ export { JsonRows, JsonRowsCollector } from './json-rows';
 export type { BatchJobRecord } from './batch-job.record';
 export { BatchJobRepository, type ChunkCompletion, type NewBatchJob } from './batch-job.repository';
 export { BatchAssemblyRepository, type AssemblyAttempt } from './batch-assembly.repository';
+export { BatchProgressRepository, type ChunkProgress } from './batch-progress.repository';
 export { BatchJobHousekeeping } from './batch-job-housekeeping.repository';
 export {
   BatchJobsService,
@@ -14,4 +15,4 @@ export {
 } from './batch-jobs.service';
 export { BatchJobsModule } from './batch-jobs.module';
 export { SigningSecretProvider } from './signing-secret.provider';
-export { resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';
+export { processedRowsOf, resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';

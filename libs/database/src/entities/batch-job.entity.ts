@@ -2,8 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { BatchErrorCode, BatchStatus, BatchType } from '@verity/contracts';
 
 /**
- * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000), read and
- * written by libs/batch's BatchJobRepository.
+ * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000,
+ * 1738000000000, 1739000000000), read and written by libs/batch's BatchJobRepository.
  */
 @Entity({ name: 'batch_jobs' })
 export class BatchJobEntity {
@@ -28,6 +28,13 @@ export class BatchJobEntity {
 
   @Column({ name: 'processed_rows', type: 'integer', default: 0 })
   processedRows!: number;
+
+  /**
+   * The most rows reported processed while the job runs: recorded chunks plus the rows scored
+   * so far in the others (batch_chunk_progress); never lowered, never above total_rows.
+   */
+  @Column({ name: 'progress_rows', type: 'integer', default: 0 })
+  progressRows!: number;
 
   @Column({ name: 'chunk_count', type: 'integer', nullable: true })
   chunkCount!: number | null;

@@ -3,6 +3,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
 import { BatchJobEntity } from './batch-job.entity';
 import { BatchChunkEntity } from './batch-chunk.entity';
+import { BatchChunkProgressEntity } from './batch-chunk-progress.entity';
 import { SettingEntity } from './setting.entity';
 
 export {
@@ -11,6 +12,7 @@ export {
   LedgerEntryEntity,
   BatchJobEntity,
   BatchChunkEntity,
+  BatchChunkProgressEntity,
   SettingEntity,
 };
 export const ENTITIES = [
@@ -19,5 +21,6 @@ export const ENTITIES = [
   LedgerEntryEntity,
   BatchJobEntity,
   BatchChunkEntity,
+  BatchChunkProgressEntity,
   SettingEntity,
 ];

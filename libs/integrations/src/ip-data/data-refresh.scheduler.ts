@@ -1,3 +1,4 @@
+import { counted } from '@verity/common';
 import type { AppConfig } from '@verity/config';
 import type { DataSourceStatus } from './data-source.status';
 import { updateIpData, type IpDataUpdateResult } from './ip-data.updater';
@@ -172,10 +173,12 @@ export function warnStale(
   const count = missing.length + stale.length;
   if (count === 0 && failed.length === 0) return;
   const downloads =
-    failed.length === 0 ? '' : `${failed.length} list download(s) failed (previous copies kept); `;
+    failed.length === 0
+      ? ''
+      : `${counted(failed.length, 'list download')} failed (previous copies kept); `;
   log.warn(
     { missing, stale, ...(failed.length > 0 && { failed }) },
-    `${downloads}${count} open-data list(s) missing or late (details in /readyz)` +
+    `${downloads}${counted(count, 'open-data list')} missing or late (details in /readyz)` +
       (failed.length > 0
         ? ''
         : ': run `verity data update`, or let the service refresh them (DATA_REFRESH_INTERVAL=on)'),
