@@ -5,6 +5,7 @@ import { BatchJobLifecycle1735100000000 } from './1735100000000-batch-job-lifecy
 import { CreditLeases1736000000000 } from './1736000000000-credit-leases';
 import { BatchAssemblyLease1737000000000 } from './1737000000000-batch-assembly-lease';
 import { BatchStallRecoveries1738000000000 } from './1738000000000-batch-stall-recoveries';
+import { WebhookDeliveryTarget1739000000000 } from './1739000000000-webhook-delivery-target';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CreditLeases1736000000000,
   BatchAssemblyLease1737000000000,
   BatchStallRecoveries1738000000000,
+  WebhookDeliveryTarget1739000000000,
 ];
