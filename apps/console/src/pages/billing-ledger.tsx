@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
 import type { LedgerPage } from '@verity/contracts/account';
 import { api } from '../api';
+import { Pager, useCursors } from '../components/pager';
 import { Empty, ErrorNote, Loading } from '../components/states';
 import { formatNumber, formatTime, operationLabel } from '../format';
 import { useLoad } from '../use-load';
@@ -17,8 +17,8 @@ const REASONS: Record<string, string> = {
 
 /** The raw ledger, credit-lease movements included (docs/credits.md): for the operator. */
 export function BillingLedger() {
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const before = cursors[cursors.length - 1];
+  const pages = useCursors();
+  const before = pages.before;
   const ledger = useLoad(
     () => api<LedgerPage>('GET', `/ledger?limit=25${before ? `&before=${before}` : ''}`),
     [before],
@@ -69,22 +69,7 @@ export function BillingLedger() {
           </table>
         </div>
       )}
-      <div class="pager">
-        <button
-          type="button"
-          disabled={cursors.length === 1}
-          onClick={() => setCursors(cursors.slice(0, -1))}
-        >
-          Newer
-        </button>
-        <button
-          type="button"
-          disabled={!ledger.value?.next_before}
-          onClick={() => setCursors([...cursors, ledger.value!.next_before])}
-        >
-          Older
-        </button>
-      </div>
+      <Pager pages={pages} next={ledger.value?.next_before} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ConsoleStatement, StatementGranularity } from '@verity/contracts/console';
 import { api } from '../api';
+import { Pager, useCursors } from '../components/pager';
 import { Empty, ErrorNote, Loading } from '../components/states';
 import { formatNumber, formatTime, operationLabel } from '../format';
 import { useLoad } from '../use-load';
@@ -27,8 +28,8 @@ function Credits({ n, sign }: { n: number; sign: '+' | '−' }) {
 /** What the account bought and spent: top-ups, calls per key and operation, batch jobs. */
 export function BillingStatement() {
   const [granularity, setGranularity] = useState<StatementGranularity>('day');
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const before = cursors[cursors.length - 1];
+  const pages = useCursors();
+  const before = pages.before;
   const statement = useLoad(
     () =>
       api<ConsoleStatement>(
@@ -54,7 +55,7 @@ export function BillingStatement() {
                 checked={granularity === g}
                 onChange={() => {
                   setGranularity(g);
-                  setCursors([null]);
+                  pages.reset();
                 }}
               />
               {g === 'day' ? 'Day' : 'Hour'}
@@ -174,22 +175,7 @@ export function BillingStatement() {
           )}
         </>
       )}
-      <div class="pager">
-        <button
-          type="button"
-          disabled={cursors.length === 1}
-          onClick={() => setCursors(cursors.slice(0, -1))}
-        >
-          Newer
-        </button>
-        <button
-          type="button"
-          disabled={!s?.next_before}
-          onClick={() => setCursors([...cursors, s!.next_before])}
-        >
-          Older
-        </button>
-      </div>
+      <Pager pages={pages} next={s?.next_before} />
     </section>
   );
 }
