@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { WEBHOOK_SIGNATURE_HEADER, verifyWebhook } from '@verity/batch';
+import { WEBHOOK_SIGNATURE_HEADER, WebhookDeliveryRepository, verifyWebhook } from '@verity/batch';
 import {
   CONSOLE_PASSWORD,
   ConsoleClient,
@@ -90,7 +90,7 @@ describe('console webhooks: test events, resends and the target URL', () => {
   });
 
   it('resends a job webhook through the queue as its next attempt, signed the same way', async () => {
-    const { browser, apiKey } = await consoleUser(stack, 10, 'resend@hooks.test');
+    const { browser, accountId, apiKey } = await consoleUser(stack, 10, 'resend@hooks.test');
     const created = await postBatch(stack.client, apiKey, [
       ['webhook_url', hookUrl()],
       ['type', 'email'],
@@ -128,6 +128,20 @@ describe('console webhooks: test events, resends and the target URL', () => {
         [jobId, hookUrl(), 1, 204],
       ],
     );
+
+    // While the queue still retries a webhook, a resend is refused rather than numbered twice.
+    await stack.app.get(WebhookDeliveryRepository).record({
+      accountId,
+      jobId,
+      url: hookUrl(),
+      attempt: 3,
+      statusCode: 500,
+      error: 'webhook answered HTTP 500',
+      nextRetryAt: new Date(Date.now() + 3_600_000),
+    });
+    const retrying = await browser.post(`/webhooks/deliveries/${listed[0].id}/resend`);
+    assert.equal(retrying.status, 422);
+    assert.match(retrying.body.error.message, /still being retried .*resend it after that/);
 
     // Another account cannot resend it; an unknown id is not found either.
     const stranger = await consoleUser(stack, 10, 'stranger@hooks.test');

@@ -32,8 +32,8 @@ export class ConsoleWebhookEvents {
   ) {}
 
   /** Sends a test event to `url` (the address policy of job webhooks applies) and records it. */
-  async sendTest(accountId: string, url: unknown): Promise<WebhookDelivery> {
-    const target = validateWebhookUrl(url as string, this.config.WEBHOOK_ALLOW_PRIVATE).href;
+  async sendTest(accountId: string, url: string): Promise<WebhookDelivery> {
+    const target = validateWebhookUrl(url, this.config.WEBHOOK_ALLOW_PRIVATE).href;
     const secret = this.config.WEBHOOK_SECRET ?? (await this.jobs.webhookSecretOf(accountId));
     if (!secret) throw new VerityError('not_found', 'account not found');
     const event = webhookTestEvent();
@@ -70,7 +70,14 @@ export class ConsoleWebhookEvents {
     const job = await this.jobs.findForAccount(accountId, delivery.job_id);
     if (!job?.webhookUrl)
       throw new VerityError('not_found', `batch job ${delivery.job_id} no longer exists`);
-    const attempt = (await this.deliveries.lastAttempt(accountId, job.id)) + 1;
+    const latest = await this.deliveries.latestOfJob(accountId, job.id);
+    // A webhook the queue will still retry would number its next attempt like the resend.
+    if (latest?.next_retry_at && new Date(latest.next_retry_at).getTime() > Date.now())
+      throw new VerityError(
+        'unprocessable',
+        `The webhook of ${job.id} is still being retried (next attempt at ${latest.next_retry_at}); resend it after that.`,
+      );
+    const attempt = (latest?.attempt ?? 0) + 1;
     // A resend of the same attempt number (a double click) is one queue job.
     await enqueueWebhook(
       this.queue,

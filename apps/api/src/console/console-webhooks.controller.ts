@@ -11,6 +11,7 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AccountsService } from '@verity/accounts';
 import { WebhookDeliveryRepository } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
@@ -24,6 +25,10 @@ import type {
 import { ConsoleWebhookEvents } from './console-webhook-events';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { NoStore } from '../http/no-store';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
+
+/** The URL's shape and address are checked by the webhook address policy. */
+const webhookTestRequest = z.object({ url: z.string() }) satisfies z.ZodType<WebhookTestRequest>;
 
 /** Webhook delivery attempts of the account's jobs, test events, resends and the signing secret. */
 @ApiExcludeController()
@@ -66,9 +71,9 @@ export class ConsoleWebhooksController {
   @HttpCode(200)
   sendTest(
     @Req() request: FastifyRequest,
-    @Body() body: WebhookTestRequest | undefined,
+    @Body(new ZodBodyPipe(webhookTestRequest)) body: WebhookTestRequest,
   ): Promise<WebhookDelivery> {
-    return this.events.sendTest(request.principal!.accountId, body?.url);
+    return this.events.sendTest(request.principal!.accountId, body.url);
   }
 
   /** Queues a job's webhook again; the attempt appears in the list once made. */

@@ -75,12 +75,13 @@ export class WebhookDeliveryRepository {
     return rows.length === 0 ? null : toDelivery(rows[0]);
   }
 
-  /** The highest attempt number recorded for the tenant's job (0 when none). */
-  async lastAttempt(accountId: string, jobId: string): Promise<number> {
-    const [row] = await this.db.query<{ last: number | null }[]>(
-      `SELECT max(attempt) AS last FROM webhook_deliveries WHERE account_id = $1 AND job_id = $2`,
+  /** The latest attempt recorded for the tenant's job, or null when none. */
+  async latestOfJob(accountId: string, jobId: string): Promise<WebhookDelivery | null> {
+    const rows = await this.db.query<DeliveryRow[]>(
+      `SELECT ${COLUMNS} FROM webhook_deliveries
+       WHERE account_id = $1 AND job_id = $2 ORDER BY attempt DESC, id DESC LIMIT 1`,
       [accountId, jobId],
     );
-    return row.last ?? 0;
+    return rows.length === 0 ? null : toDelivery(rows[0]);
   }
 }
