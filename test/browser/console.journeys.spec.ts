@@ -271,17 +271,75 @@ describe('console journeys in Chromium', () => {
     assert.equal(await cell('email_validate').textContent(), '3');
   });
 
-  it('the billing page shows the batch debit with its job id', async (t) => {
+  it('the billing page shows what was bought and spent: calls per key, the batch charge, no lease bookkeeping', async (t) => {
     if (!ready(t)) return;
     await page.getByRole('link', { name: 'Billing' }).click();
-    const debit = page.locator('tr[data-reason="batch_row"]', { hasText: consoleJobId });
-    await debit.waitFor();
-    assert.equal(await debit.getAttribute('data-delta'), String(-ROWS));
+    const calls = page.getByRole('table', { name: /^Calls per key and operation, per/ });
+    const emails = calls.locator('tr[data-key="default"][data-operation="email_validate"]');
+    await emails.waitFor();
+    assert.equal(await emails.getAttribute('data-calls'), '3');
+    assert.match((await emails.textContent())!, /default.*Email.*3.*−3/);
+    assert.equal(
+      await calls
+        .locator('tr[data-key="default"][data-operation="ip_intel"]')
+        .getAttribute('data-calls'),
+      '2',
+    );
+    const job = page.locator(`tr[data-job="${consoleJobId}"]`);
+    assert.equal(await job.getAttribute('data-refunded'), '0');
+    assert.match((await job.textContent())!, new RegExp(`−${ROWS.toLocaleString('en-US')}`));
+    assert.equal(await page.locator('tr[data-added="100000"]').count(), 1);
+    assert.equal(await page.locator('tr[data-reason]').count(), 0, 'no raw ledger rows by default');
     assert.match(
       (await page.locator('[data-account-id]').textContent())!,
       new RegExp(dev.accountId),
     );
+    // This server has ADMIN_TOKEN set: the admin API adds credits.
+    assert.match(
+      (await page.locator('section', { has: page.locator('#add-h') }).textContent())!,
+      new RegExp(`Bearer \\$ADMIN_TOKEN[\\s\\S]*/admin/accounts/${dev.accountId}/credits`),
+    );
+    await page.getByRole('radio', { name: 'Hour' }).check();
+    await calls.locator('tr[data-key="default"][data-operation="email_validate"]').waitFor();
+    await page.getByRole('radio', { name: 'Day' }).check();
     await page.screenshot({ path: join(SHOTS, 'billing.png'), fullPage: true });
+    // The raw ledger, lease movements included, is folded away as the operator's detail.
+    await page.getByText('Ledger entries (operator detail)').click();
+    const debit = page.locator('tr[data-reason="batch_row"]', { hasText: consoleJobId });
+    await debit.waitFor();
+    assert.equal(await debit.getAttribute('data-delta'), String(-ROWS));
+  });
+
+  it('without the admin API the Billing page gives the CLI command that adds credits', async (t) => {
+    if (!ready(t)) return;
+    const port = await freePort();
+    const closed = await startTestStack({
+      database: stack.database,
+      env: { PORT: String(port), ADMIN_TOKEN: '' },
+    });
+    try {
+      const ctx = await browser!.newContext();
+      const p = await ctx.newPage();
+      await p.goto(`http://127.0.0.1:${port}/console/billing`);
+      await p.getByLabel('Email').fill(DEV_CONSOLE_EMAIL);
+      await p.getByLabel('Password').fill(PASSWORD);
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      const cli = p.locator('[data-add-credits="cli"]');
+      await cli.waitFor();
+      assert.match((await cli.textContent())!, /admin API is off on this server/);
+      assert.equal(
+        (await p
+          .locator('section', { has: p.locator('#add-h') })
+          .locator('pre')
+          .textContent())!,
+        `node bin/verity.js accounts credit --account ${dev.accountId} --amount 10000`,
+      );
+      assert.equal(await p.locator('[data-add-credits="admin-api"]').count(), 0);
+      await p.screenshot({ path: join(SHOTS, 'billing-cli.png'), fullPage: true });
+      await ctx.close();
+    } finally {
+      await closed.close();
+    }
   });
 
   it('a 402 link opened in the browser lands on billing after sign-in', async (t) => {
@@ -429,9 +487,9 @@ describe('console journeys in Chromium', () => {
     assert.match(await icon.text(), /^<svg /);
   });
 
-  it("shows a job's webhook attempts and reveals the secret that signs them", async (t) => {
+  it("shows a job's webhook attempts with their URL, resends one, sends a test event, and reveals the secret that signs them", async (t) => {
     if (!ready(t)) return;
-    const received: { body: string; signature: string }[] = [];
+    const received: { body: string; signature: string; delivery: string }[] = [];
     const receiver: Server = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
@@ -439,6 +497,7 @@ describe('console journeys in Chromium', () => {
         received.push({
           body,
           signature: String(req.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()]),
+          delivery: String(req.headers['verity-delivery']),
         });
         // The first attempt fails, so the page has a retry to show.
         res.statusCode = received.length === 1 ? 500 : 200;
@@ -464,21 +523,47 @@ describe('console journeys in Chromium', () => {
         'two webhook attempts',
         60_000,
       );
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      const attempts = page
+        .getByRole('table', { name: 'Webhook delivery attempts' })
+        .locator('tbody tr');
+      await attempts.nth(1).waitFor();
+      assert.match((await attempts.nth(0).textContent())!, /HTTP 200/);
+      assert.match((await attempts.nth(1).textContent())!, /HTTP 500/);
+      assert.equal(await attempts.nth(0).locator('td.url').textContent(), hook);
+      const jobId = (await attempts.nth(0).getAttribute('data-job'))!;
+
+      await attempts.nth(0).getByRole('button', { name: 'Resend' }).click();
+      await page.getByRole('status').filter({ hasText: 'attempt 3' }).waitFor();
+      await eventually(
+        () => Promise.resolve(received.find((r) => r.delivery === `${jobId}.3`)),
+        'the resent delivery',
+      );
+      await page.getByRole('link', { name: 'Overview' }).click();
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await attempts.nth(2).waitFor();
+      assert.equal(await attempts.nth(0).locator('td').nth(3).textContent(), '3');
+      assert.match((await attempts.nth(0).textContent())!, /HTTP 200/);
+
+      await page.getByLabel('URL', { exact: true }).fill(hook);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Test event delivered: ${hook} answered HTTP 200.` })
+        .waitFor();
+      await page.locator('tr[data-job="test"]').waitFor();
+      assert.equal(await page.locator('tr[data-job="test"] td.url').textContent(), hook);
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
     }
-    await page.getByRole('link', { name: 'Webhooks' }).click();
-    const attempts = page
-      .getByRole('table', { name: 'Webhook delivery attempts' })
-      .locator('tbody tr');
-    await attempts.nth(1).waitFor();
-    assert.match((await attempts.nth(0).textContent())!, /HTTP 200/);
-    assert.match((await attempts.nth(1).textContent())!, /HTTP 500/);
     await page.getByRole('button', { name: 'Reveal secret' }).click();
     const secret = (await page.locator('[data-secret]').textContent())!;
-    const last = received.at(-1)!;
     const now = Math.floor(Date.now() / 1000);
-    assert.equal(verifyWebhook(last.signature, last.body, secret, 300, now), 'ok');
+    const resent = received.find((r) => r.delivery.endsWith('.3'))!;
+    const test = received.at(-1)!;
+    assert.equal(JSON.parse(test.body).test, true);
+    for (const r of [received[1], resent, test])
+      assert.equal(verifyWebhook(r.signature, r.body, secret, 300, now), 'ok', r.delivery);
     await page.screenshot({ path: join(SHOTS, 'webhooks.png'), fullPage: true });
   });
 

@@ -4,7 +4,13 @@ export { ApiKeysService } from './api-keys.service';
 export { CreditsService, type UsageAttribution } from './credits.service';
 export { CreditLeases, type LeaseHold } from './leases/credit-leases.service';
 export type { Principal } from './principal';
-export { CONSOLE_KEY_ID, LedgerRepository, type LedgerMovement } from './ledger.repository';
+export {
+  BATCH_DEBIT_REASON,
+  BATCH_REFUND_REASON,
+  CONSOLE_KEY_ID,
+  LedgerRepository,
+  type LedgerMovement,
+} from './ledger.repository';
 export { KeyActivityRecorder } from './key-activity.recorder';
 export { UsageRepository } from './usage.repository';
 export {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type QueryRunner } from 'typeorm';
 import type { LedgerPage } from '@verity/contracts/wire';
+import type { StatementBatchJob, StatementCredit } from '@verity/contracts';
 import { AccountEntity, ApiKeyEntity, LedgerEntryEntity } from '@verity/database';
 
 /** Key of usage started from the console itself (no API key), so it can be in usage's key. */
@@ -60,6 +61,13 @@ function usageParams(movements: readonly LedgerMovement[]): unknown[] | null {
  * operator's detail (it stays in the table), not something the account's billing page shows.
  */
 const INSTANCE_REFERENCED = new Set(['lease_reserved', 'lease_released', 'lease_recovered']);
+
+/** Ledger reasons of credits an operator added: what a customer bought. */
+const CREDITS_ADDED: StatementCredit['reason'][] = ['grant', 'top_up'];
+
+/** Ledger reasons of a batch job's charge at creation and of its refund (reference: the job id). */
+export const BATCH_DEBIT_REASON = 'batch_row';
+export const BATCH_REFUND_REASON = 'batch_refund';
 
 /**
  * The credit ledger (credit_ledger) with the balance and usage it moves together under the
@@ -253,5 +261,78 @@ export class LedgerRepository {
       reference: INSTANCE_REFERENCED.has(r.reason) ? null : r.reference,
     }));
     return { data, next_before: rows.length > limit ? data[data.length - 1].id : null };
+  }
+
+  /** The account's first ledger row's time (its opening grant), null for an empty ledger. */
+  async firstMovementAt(accountId: string): Promise<Date | null> {
+    const first = await this.db
+      .getRepository(LedgerEntryEntity)
+      .createQueryBuilder('l')
+      .select('l.createdAt', 'created_at')
+      .where('l.accountId = :accountId', { accountId })
+      .orderBy('l.id', 'ASC')
+      .limit(1)
+      .getRawOne<{ created_at: Date }>();
+    return first?.created_at ?? null;
+  }
+
+  /** Top-ups and grants from `from` up to `to`, newest first, at most `limit`. */
+  async creditsAdded(
+    accountId: string,
+    from: Date,
+    to: Date,
+    limit: number,
+  ): Promise<StatementCredit[]> {
+    const rows = await this.db
+      .getRepository(LedgerEntryEntity)
+      .createQueryBuilder('l')
+      .select(['l.createdAt AS at', 'l.reason AS reason', 'l.delta AS credits'])
+      .where('l.accountId = :accountId', { accountId })
+      .andWhere('l.reason IN (:...reasons)', { reasons: CREDITS_ADDED })
+      .andWhere('l.createdAt >= :from AND l.createdAt < :to', { from, to })
+      .orderBy('l.id', 'DESC')
+      .limit(limit)
+      .getRawMany<{ at: Date; reason: StatementCredit['reason']; credits: string }>();
+    return rows.map((r) => ({
+      at: r.at.toISOString(),
+      reason: r.reason,
+      credits: Number(r.credits),
+    }));
+  }
+
+  /**
+   * Batch jobs charged from `from` up to `to`, newest first, at most `limit`: each job's charge
+   * and its refund, whenever the refund came. Raw SQL: per-reason FILTER aggregates over the
+   * job's rows, which the query builder cannot express.
+   */
+  async batchCharges(
+    accountId: string,
+    from: Date,
+    to: Date,
+    limit: number,
+  ): Promise<StatementBatchJob[]> {
+    const rows = await this.db.query<
+      { job_id: string; type: string | null; charged_at: Date; charged: string; refunded: string }[]
+    >(
+      `SELECT l.reference AS job_id, j.type, min(l.created_at) FILTER (WHERE l.reason = $4) AS charged_at,
+              COALESCE(sum(-l.delta) FILTER (WHERE l.reason = $4), 0) AS charged,
+              COALESCE(sum(l.delta) FILTER (WHERE l.reason = $5), 0) AS refunded
+       FROM credit_ledger l
+       LEFT JOIN batch_jobs j ON j.id = l.reference AND j.account_id = l.account_id
+       WHERE l.account_id = $1 AND l.reason IN ($4, $5)
+         AND l.reference IN (SELECT reference FROM credit_ledger
+                             WHERE account_id = $1 AND reason = $4 AND created_at >= $2 AND created_at < $3)
+       GROUP BY l.reference, j.type
+       ORDER BY charged_at DESC
+       LIMIT $6`,
+      [accountId, from, to, BATCH_DEBIT_REASON, BATCH_REFUND_REASON, limit],
+    );
+    return rows.map((r) => ({
+      job_id: r.job_id,
+      type: r.type,
+      charged_at: r.charged_at.toISOString(),
+      charged: Number(r.charged),
+      refunded: Number(r.refunded),
+    }));
   }
 }

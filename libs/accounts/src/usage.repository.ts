@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { UsageDay } from '@verity/contracts';
+import type {
+  CREDIT_COST,
+  StatementCalls,
+  StatementGranularity,
+  UsageDay,
+} from '@verity/contracts';
+import { CONSOLE_KEY_ID } from './ledger.repository';
+
+/** The usage operation of batch rows. */
+const BATCH_OPERATION: keyof typeof CREDIT_COST = 'batch_row';
 import { DataSource } from 'typeorm';
 
 /**
@@ -32,6 +41,48 @@ export class UsageRepository {
     );
     return rows.map((r) => ({
       day: r.day,
+      operation: r.operation,
+      calls: Number(r.calls),
+      credits: Number(r.credits),
+    }));
+  }
+
+  /**
+   * Calls and credits per hour or day (UTC), key and operation from `from` up to `to`, newest
+   * first, with the key's name. Batch rows are left out: a batch job is listed with its charge
+   * and refund (`LedgerRepository.batchCharges`).
+   */
+  async callsByKey(
+    accountId: string,
+    from: Date,
+    to: Date,
+    granularity: StatementGranularity,
+  ): Promise<StatementCalls[]> {
+    const rows = await this.db.query<
+      {
+        period: Date;
+        operation: string;
+        key_id: string | null;
+        key_name: string | null;
+        calls: string;
+        credits: string;
+      }[]
+    >(
+      `SELECT date_trunc($4, u.hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS period, u.operation,
+              NULLIF(u.key_id, $5::uuid) AS key_id, k.name AS key_name,
+              sum(u.calls) AS calls, sum(u.credits) AS credits
+       FROM usage_hourly u
+       LEFT JOIN api_keys k ON k.id = u.key_id AND k.account_id = u.account_id
+       WHERE u.account_id = $1 AND u.hour >= $2 AND u.hour < $3 AND u.operation <> $6
+       GROUP BY 1, 2, 3, 4
+       HAVING sum(u.calls) <> 0 OR sum(u.credits) <> 0
+       ORDER BY 1 DESC, 4, 2`,
+      [accountId, from, to, granularity, CONSOLE_KEY_ID, BATCH_OPERATION],
+    );
+    return rows.map((r) => ({
+      period: r.period.toISOString(),
+      key_id: r.key_id,
+      key_name: r.key_name,
       operation: r.operation,
       calls: Number(r.calls),
       credits: Number(r.credits),

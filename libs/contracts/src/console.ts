@@ -48,6 +48,8 @@ export interface ConsoleOverview {
   account_id: string;
   credits_balance: number;
   recent_jobs: ConsoleJob[];
+  /** Whether this deployment serves the operator API (ADMIN_TOKEN set), which can add credits. */
+  admin_api: boolean;
 }
 
 /** Calls and credits of one operation on one day (UTC). */
@@ -70,9 +72,13 @@ export interface ConsoleApiKeys {
   data: ApiKey[];
 }
 
-/** One webhook delivery attempt of a job. */
+/** One webhook delivery attempt: of a job's webhook, or of a test event (`job_id` null). */
 export interface WebhookDelivery {
-  job_id: string;
+  /** Names the attempt in POST /webhooks/deliveries/{id}/resend. */
+  id: string;
+  job_id: string | null;
+  /** Where it was sent; null for attempts recorded before the URL was kept. */
+  url: string | null;
   attempt: number;
   attempted_at: string;
   status_code: number | null;
@@ -89,4 +95,65 @@ export interface ConsoleWebhooks {
 /** The account's webhook signing secret (reveal and rotate). */
 export interface WebhookSecret {
   secret: string;
+}
+
+/** POST /webhooks/test: the address a signed test event is sent to. */
+export interface WebhookTestRequest {
+  url: string;
+}
+
+/** The ledger reasons that add credits to an account (operator top-ups and grants). */
+export type CreditsAddedReason = 'grant' | 'top_up';
+
+/** Credits added to the account. */
+export interface StatementCredit {
+  at: string;
+  reason: CreditsAddedReason;
+  credits: number;
+}
+
+/** The calls of one key and operation in one hour or day (UTC), and the credits they cost. */
+export interface StatementCalls {
+  /** Start of the hour or day, ISO 8601 UTC. */
+  period: string;
+  /** null: calls started from the console itself. */
+  key_id: string | null;
+  /** null when the key no longer exists or for the console's own calls. */
+  key_name: string | null;
+  operation: string;
+  calls: number;
+  credits: number;
+}
+
+/** A batch job's charge when it was accepted and what its failure gave back. */
+export interface StatementBatchJob {
+  job_id: string;
+  type: string | null;
+  charged_at: string;
+  charged: number;
+  refunded: number;
+}
+
+/** How calls are grouped in a statement. */
+export type StatementGranularity = 'hour' | 'day';
+
+/**
+ * GET /statement: what the account bought and spent from `from` up to `to` (UTC), newest first:
+ * a page is 30 days grouped per day or 24 hours grouped per hour. `next_before` is the `before`
+ * of the older page, null when nothing older exists.
+ */
+export interface ConsoleStatement {
+  granularity: StatementGranularity;
+  from: string;
+  to: string;
+  credits_added: StatementCredit[];
+  calls: StatementCalls[];
+  batch_jobs: StatementBatchJob[];
+  next_before: string | null;
+}
+
+/** POST /webhooks/deliveries/{id}/resend: the job whose webhook was queued again and the attempt number its next try is listed under. */
+export interface WebhookResend {
+  job_id: string;
+  attempt: number;
 }

@@ -1,16 +1,43 @@
-import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { CreditLeases, LedgerRepository, UsageRepository } from '@verity/accounts';
 import type { LedgerPage } from '@verity/contracts/wire';
 import { BatchJobRepository } from '@verity/batch';
 import { VerityError } from '@verity/common';
-import { CREDIT_COST, type ConsoleOverview, type ConsoleUsage } from '@verity/contracts';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
+import {
+  CREDIT_COST,
+  type ConsoleOverview,
+  type ConsoleStatement,
+  type ConsoleUsage,
+  type StatementGranularity,
+} from '@verity/contracts';
 import { uuidParam } from '../http/uuid-param';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { consoleJob } from './console-job';
 
 const USAGE_DAYS = 30;
+const HOUR_MS = 3_600_000;
+/** A statement page: 30 days grouped per day, or 24 hours grouped per hour. */
+const STATEMENT_SPAN_MS: Record<StatementGranularity, number> = {
+  day: 30 * 24 * HOUR_MS,
+  hour: 24 * HOUR_MS,
+};
+/** Most top-ups and batch jobs one statement page lists. */
+const STATEMENT_MAX_ENTRIES = 200;
+
+/** The end (exclusive) of a statement page: `before`, or the end of the current UTC period. */
+function statementEnd(granularity: StatementGranularity, before: string | undefined): Date {
+  if (before !== undefined) {
+    const end = new Date(before);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(before) || Number.isNaN(end.getTime()))
+      throw new VerityError('validation_error', 'before must be an ISO 8601 time');
+    return end;
+  }
+  const period = granularity === 'day' ? 24 * HOUR_MS : HOUR_MS;
+  return new Date((Math.floor(Date.now() / period) + 1) * period);
+}
 
 function pageSize(raw: string | undefined): number {
   const n = raw === undefined ? 25 : Number(raw);
@@ -29,6 +56,7 @@ export class ConsoleAccountController {
     private readonly usage: UsageRepository,
     private readonly ledger: LedgerRepository,
     private readonly jobs: BatchJobRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('overview')
@@ -38,7 +66,12 @@ export class ConsoleAccountController {
       this.credits.balance(accountId),
       this.jobs.listForAccount(accountId, 5),
     ]);
-    return { account_id: accountId, credits_balance: balance, recent_jobs: jobs.map(consoleJob) };
+    return {
+      account_id: accountId,
+      credits_balance: balance,
+      recent_jobs: jobs.map(consoleJob),
+      admin_api: this.config.ADMIN_TOKEN !== undefined,
+    };
   }
 
   @Get('usage')
@@ -55,6 +88,38 @@ export class ConsoleAccountController {
     };
   }
 
+  /** What the account bought and spent: the Billing page's default view. */
+  @Get('statement')
+  async statement(
+    @Req() request: FastifyRequest,
+    @Query('granularity') granularity: string | undefined,
+    @Query('before') before: string | undefined,
+  ): Promise<ConsoleStatement> {
+    const by = granularity ?? 'day';
+    if (by !== 'day' && by !== 'hour')
+      throw new VerityError('validation_error', 'granularity must be day or hour');
+    const { accountId } = request.principal!;
+    const to = statementEnd(by, before);
+    const from = new Date(to.getTime() - STATEMENT_SPAN_MS[by]);
+    await this.credits.settleNow(accountId);
+    const [creditsAdded, calls, batchJobs, first] = await Promise.all([
+      this.ledger.creditsAdded(accountId, from, to, STATEMENT_MAX_ENTRIES),
+      this.usage.callsByKey(accountId, from, to, by),
+      this.ledger.batchCharges(accountId, from, to, STATEMENT_MAX_ENTRIES),
+      this.ledger.firstMovementAt(accountId),
+    ]);
+    return {
+      granularity: by,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      credits_added: creditsAdded,
+      calls,
+      batch_jobs: batchJobs,
+      next_before: first !== null && first < from ? from.toISOString() : null,
+    };
+  }
+
+  /** The raw ledger with the credit-lease movements: an operator's detail (docs/credits.md). */
   @Get('ledger')
   async history(
     @Req() request: FastifyRequest,

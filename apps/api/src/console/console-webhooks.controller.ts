@@ -1,14 +1,36 @@
-import { Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AccountsService } from '@verity/accounts';
 import { WebhookDeliveryRepository } from '@verity/batch';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import type { ConsoleWebhooks, WebhookSecret } from '@verity/contracts';
+import type {
+  ConsoleWebhooks,
+  WebhookDelivery,
+  WebhookResend,
+  WebhookSecret,
+  WebhookTestRequest,
+} from '@verity/contracts';
+import { ConsoleWebhookEvents } from './console-webhook-events';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { NoStore } from '../http/no-store';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
 
-/** Webhook delivery attempts of the account's jobs and its signing secret. */
+/** The URL's shape and address are checked by the webhook address policy. */
+const webhookTestRequest = z.object({ url: z.string() }) satisfies z.ZodType<WebhookTestRequest>;
+
+/** Webhook delivery attempts of the account's jobs, test events, resends and the signing secret. */
 @ApiExcludeController()
 @Controller('console/api/webhooks')
 @UseGuards(ConsoleSessionGuard)
@@ -16,6 +38,7 @@ export class ConsoleWebhooksController {
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly accounts: AccountsService,
+    private readonly events: ConsoleWebhookEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -41,5 +64,22 @@ export class ConsoleWebhooksController {
   @HttpCode(200)
   async rotate(@Req() request: FastifyRequest): Promise<WebhookSecret> {
     return { secret: await this.accounts.rotateWebhookSecret(request.principal!.accountId) };
+  }
+
+  /** Sends a signed test event to a URL now; answers the recorded attempt. */
+  @Post('test')
+  @HttpCode(200)
+  sendTest(
+    @Req() request: FastifyRequest,
+    @Body(new ZodBodyPipe(webhookTestRequest)) body: WebhookTestRequest,
+  ): Promise<WebhookDelivery> {
+    return this.events.sendTest(request.principal!.accountId, body.url);
+  }
+
+  /** Queues a job's webhook again; the attempt appears in the list once made. */
+  @Post('deliveries/:id/resend')
+  @HttpCode(202)
+  resend(@Req() request: FastifyRequest, @Param('id') id: string): Promise<WebhookResend> {
+    return this.events.resend(request.principal!.accountId, id);
   }
 }

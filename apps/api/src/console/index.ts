@@ -5,6 +5,7 @@ import { ConsoleKeysController } from './console-keys.controller';
 import { ConsolePlaygroundController } from './console-playground.controller';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions } from './console-sessions';
+import { ConsoleWebhookEvents } from './console-webhook-events';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 import { LoginThrottle } from './login-throttle';
 
@@ -17,4 +18,9 @@ export const CONSOLE_CONTROLLERS = [
   ConsoleWebhooksController,
   ConsolePlaygroundController,
 ];
-export const CONSOLE_PROVIDERS = [ConsoleSessions, LoginThrottle, ConsoleSessionGuard];
+export const CONSOLE_PROVIDERS = [
+  ConsoleSessions,
+  LoginThrottle,
+  ConsoleSessionGuard,
+  ConsoleWebhookEvents,
+];

@@ -1,9 +1,15 @@
 import { useState } from 'preact/hooks';
-import type { ConsoleWebhooks, WebhookSecret } from '@verity/contracts/console';
+import type {
+  ConsoleWebhooks,
+  WebhookDelivery,
+  WebhookResend,
+  WebhookSecret,
+} from '@verity/contracts/console';
 import { api } from '../api';
 import { ConfirmButton } from '../components/confirm';
 import { SecretOnce } from '../components/secret-once';
 import { Empty, ErrorNote, Loading } from '../components/states';
+import { field } from '../form-field';
 import { formatTime } from '../format';
 import { useLoad } from '../use-load';
 
@@ -11,10 +17,42 @@ export function WebhooksPage() {
   const list = useLoad(() => api<ConsoleWebhooks>('GET', '/webhooks'));
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
   const act = (path: string) => {
     setError(null);
     api<WebhookSecret>('POST', path)
       .then((s) => setSecret(s.secret))
+      .catch(setError);
+  };
+  const sendTest = (e: Event) => {
+    e.preventDefault();
+    const url = field(new FormData(e.currentTarget as HTMLFormElement), 'url').trim();
+    setError(null);
+    setNotice(null);
+    setSending(true);
+    api<WebhookDelivery>('POST', '/webhooks/test', { url })
+      .then((d) => {
+        setNotice(
+          d.error === null
+            ? `Test event delivered: ${url} answered HTTP ${d.status_code}.`
+            : `Test event not delivered: ${d.error}.`,
+        );
+        list.reload();
+      })
+      .catch(setError)
+      .finally(() => setSending(false));
+  };
+  const resend = (d: WebhookDelivery) => {
+    setError(null);
+    setNotice(null);
+    api<WebhookResend>('POST', `/webhooks/deliveries/${d.id}/resend`)
+      .then((r) => {
+        setNotice(
+          `The webhook of ${r.job_id} is queued again: attempt ${r.attempt} appears below once made.`,
+        );
+        setTimeout(list.reload, 1500);
+      })
       .catch(setError);
   };
   return (
@@ -43,8 +81,34 @@ export function WebhooksPage() {
           />
         </div>
         {secret && <SecretOnce label="Webhook signing secret" value={secret} once={false} />}
-        <ErrorNote error={error} />
       </section>
+      <section class="card" aria-labelledby="test-h">
+        <h2 id="test-h">Send a test event</h2>
+        <p class="hint">
+          A small JSON body with <code>"test": true</code>, signed exactly like a job's webhook,
+          sent once now. The delivery appears in the list below.
+        </p>
+        <form class="inline" onSubmit={sendTest}>
+          <label for="test-url">URL</label>
+          <input
+            id="test-url"
+            name="url"
+            type="url"
+            required
+            maxLength={2048}
+            placeholder="https://example.com/hooks/verity"
+          />
+          <button class="primary" type="submit" disabled={sending}>
+            {sending ? 'Sending…' : 'Send test event'}
+          </button>
+        </form>
+      </section>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <ErrorNote error={error} />
       <section class="card" aria-labelledby="deliveries-h">
         <h2 id="deliveries-h">Delivery attempts</h2>
         <ErrorNote error={list.error} />
@@ -62,24 +126,34 @@ export function WebhooksPage() {
                 <tr>
                   <th scope="col">Time</th>
                   <th scope="col">Job</th>
+                  <th scope="col">URL</th>
                   <th scope="col">Attempt</th>
                   <th scope="col">Outcome</th>
                   <th scope="col">Next retry</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {list.value.data.map((d) => (
-                  <tr key={`${d.job_id}-${d.attempt}`}>
+                  <tr key={d.id} data-delivery={d.id} data-job={d.job_id ?? 'test'}>
                     <td>{formatTime(d.attempted_at)}</td>
-                    <td>
-                      <code>{d.job_id}</code>
-                    </td>
+                    <td>{d.job_id ? <code>{d.job_id}</code> : 'Test event'}</td>
+                    <td class="url">{d.url ? <code>{d.url}</code> : '—'}</td>
                     <td>{d.attempt}</td>
                     <td>
                       {d.status_code !== null ? `HTTP ${d.status_code}` : ''}
                       {d.error ? ` ${d.error}` : ''}
                     </td>
                     <td>{formatTime(d.next_retry_at)}</td>
+                    <td>
+                      {d.job_id && (
+                        <button type="button" onClick={() => resend(d)}>
+                          Resend
+                        </button>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -3,10 +3,10 @@ import {
   BATCH_NAMES,
   BatchProgressRepository,
   type BatchNames,
+  enqueueWebhook,
   partsPrefix,
   webhookJobId,
   type BatchJobRecord,
-  WEBHOOK_MAX_DELAY_MS,
 } from '@verity/batch';
 import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
@@ -34,15 +34,12 @@ export class JobFinisher {
     await this.blobs.delete(job.uploadKey);
     await this.progress.forget(job.id);
     if (job.webhookUrl) {
-      await this.queue.add(
-        this.names.webhooksQueue,
+      await enqueueWebhook(
+        this.queue,
+        this.names,
+        this.config,
         { jobId: job.id },
-        {
-          jobId: webhookJobId(job.id),
-          attempts: this.config.WEBHOOK_MAX_ATTEMPTS,
-          backoffMs: this.config.WEBHOOK_RETRY_BASE_MS,
-          backoffCapMs: WEBHOOK_MAX_DELAY_MS,
-        },
+        webhookJobId(job.id),
       );
     }
     this.log.log(

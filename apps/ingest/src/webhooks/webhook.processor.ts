@@ -8,16 +8,12 @@ import {
   deliverWebhook,
   webhookRetryDelayMs,
   WebhookDeliveryRepository,
+  type WebhookPayload,
 } from '@verity/batch';
 import { JOB_QUEUE, type JobQueue, type QueuedJob } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
-
-/** Payload of a `webhooks` queue job. */
-export interface WebhookPayload {
-  jobId: string;
-}
 
 /**
  * Delivers the end-of-job webhook: the BatchJob as GET returns it (with a freshly signed
@@ -60,21 +56,23 @@ export class WebhookProcessor implements OnApplicationBootstrap {
       this.config.WEBHOOK_SECRET ?? (await this.repository.webhookSecretOf(job.accountId));
     if (!secret) return;
     const body = JSON.stringify(await this.jobs.view(job));
+    const attempt = (queued.payload.firstAttempt ?? 1) + queued.attempt - 1;
+    const attempted = { accountId: job.accountId, jobId: job.id, url: job.webhookUrl, attempt };
     try {
       const sent = await deliverWebhook(job.webhookUrl, body, {
         secret,
         timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
         allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
-        headers: { 'Verity-Delivery': `${job.id}.${queued.attempt}` },
+        headers: { 'Verity-Delivery': `${job.id}.${attempt}` },
       });
       this.metrics?.webhookDeliveries.inc({ outcome: 'delivered' });
       this.log.log(`webhook of ${job.id} delivered (${sent.status})`);
-      await this.record(job.accountId, queued, sent.status, null, false);
+      await this.record(attempted, queued.attempt, sent.status, null, false);
     } catch (error) {
       const retryable = !(error instanceof WebhookDeliveryError) || error.retryable;
       await this.record(
-        job.accountId,
-        queued,
+        attempted,
+        queued.attempt,
         error instanceof WebhookDeliveryError ? (error.status ?? null) : null,
         error instanceof Error ? error.message : String(error),
         retryable,
@@ -91,26 +89,27 @@ export class WebhookProcessor implements OnApplicationBootstrap {
 
   /** Records the attempt for the console; a recording failure never blocks delivery. */
   private async record(
-    accountId: string,
-    queued: QueuedJob<WebhookPayload>,
+    attempted: { accountId: string; jobId: string; url: string; attempt: number },
+    queueAttempt: number,
     statusCode: number | null,
     error: string | null,
     retryable: boolean,
   ): Promise<void> {
-    const retries = retryable && queued.attempt < this.config.WEBHOOK_MAX_ATTEMPTS;
+    const retries = retryable && queueAttempt < this.config.WEBHOOK_MAX_ATTEMPTS;
     await this.deliveries
       .record({
-        accountId,
-        jobId: queued.payload.jobId,
-        attempt: queued.attempt,
+        ...attempted,
         statusCode,
         error,
         nextRetryAt: retries
           ? new Date(
-              Date.now() + webhookRetryDelayMs(queued.attempt, this.config.WEBHOOK_RETRY_BASE_MS),
+              Date.now() + webhookRetryDelayMs(queueAttempt, this.config.WEBHOOK_RETRY_BASE_MS),
             )
           : null,
       })
-      .catch((e: unknown) => this.log.warn(`cannot record webhook attempt: ${String(e)}`));
+      .then(
+        () => undefined,
+        (e: unknown) => this.log.warn(`cannot record webhook attempt: ${String(e)}`),
+      );
   }
 }

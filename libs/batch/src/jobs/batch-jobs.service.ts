@@ -1,6 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CreditsService, LedgerRepository } from '@verity/accounts';
+import {
+  BATCH_DEBIT_REASON,
+  BATCH_REFUND_REASON,
+  CreditsService,
+  LedgerRepository,
+} from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { CREDIT_COST, type BatchJob, type BatchJobError } from '@verity/contracts';
@@ -11,9 +16,7 @@ import { BatchJobRepository, type NewBatchJob } from './batch-job.repository';
 import { toBatchJob } from './batch-job.view';
 import { SigningSecretProvider } from './signing-secret.provider';
 
-/** Ledger reasons of batch movements (reference: the job id). */
-export const BATCH_DEBIT_REASON = 'batch_row';
-export const BATCH_REFUND_REASON = 'batch_refund';
+export { BATCH_DEBIT_REASON, BATCH_REFUND_REASON };
 
 /** Outcome of a creation: `created` is false when an Idempotency-Key replayed an earlier job. */
 export interface CreatedJob {

@@ -17,3 +17,5 @@ export {
 } from './webhook.sender';
 export { WEBHOOK_MAX_DELAY_MS, webhookRetryDelayMs } from './webhook.retry';
 export { WebhookDeliveryRepository, type WebhookAttempt } from './webhook-delivery.repository';
+export { enqueueWebhook, type WebhookPayload } from './webhook.queue';
+export { webhookTestEvent, type WebhookTestEvent } from './webhook.test-event';

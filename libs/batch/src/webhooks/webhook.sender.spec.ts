@@ -151,6 +151,7 @@ describe('deliverWebhook', () => {
       const err = await failure(deliverWebhook(url, BODY, strict));
       assert.equal(err.reason, 'forbidden_target', url);
       assert.equal(err.retryable, false);
+      assert.match(err.message, /WEBHOOK_ALLOW_PRIVATE=true/);
     }
     const fake =
       (addresses: string[]): WebhookResolver =>
@@ -172,6 +173,7 @@ describe('deliverWebhook', () => {
         }),
       );
       assert.equal(err.reason, 'forbidden_target', addresses.join(','));
+      assert.match(err.message, /resolves to a .* address: .*WEBHOOK_ALLOW_PRIVATE=true/);
     }
     assert.equal(received.length, before, 'no request reached the server');
   });

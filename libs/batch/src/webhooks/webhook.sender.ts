@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { VerityError } from '@verity/common';
 import { WEBHOOK_SIGNATURE_HEADER, signWebhook } from '@verity/contracts';
 import { forbiddenAddressReason, forbiddenHostReason } from './address.policy';
-import { bareHost, validateWebhookUrl } from './webhook.url';
+import { ALLOW_PRIVATE_HINT, bareHost, validateWebhookUrl } from './webhook.url';
 
 /** Resolves a hostname to every address it has (injectable for tests). */
 export type WebhookResolver = (hostname: string) => Promise<readonly LookupAddress[]>;
@@ -104,7 +104,7 @@ async function vetAddress(
   if (byName !== null) {
     throw new WebhookDeliveryError(
       'forbidden_target',
-      `webhook target ${host} is a ${byName} address`,
+      `webhook target ${host} is a ${byName} address: ${ALLOW_PRIVATE_HINT}`,
       false,
     );
   }
@@ -132,7 +132,7 @@ async function vetAddress(
       if (reason !== null) {
         throw new WebhookDeliveryError(
           'forbidden_target',
-          `webhook target ${host} resolves to a ${reason} address`,
+          `webhook target ${host} resolves to a ${reason} address: ${ALLOW_PRIVATE_HINT}`,
           false,
         );
       }

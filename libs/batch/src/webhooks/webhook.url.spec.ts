@@ -54,4 +54,9 @@ describe('validateWebhookUrl', () => {
     assert.equal(validateWebhookUrl('http://127.0.0.1:3000/', true).hostname, '127.0.0.1');
     assert.equal(validateWebhookUrl('http://localhost/', true).hostname, 'localhost');
   });
+
+  it('names the setting that allows private targets when it refuses one', () => {
+    refused('http://127.0.0.1:8080/hook', false, /WEBHOOK_ALLOW_PRIVATE=true/);
+    refused('http://10.0.0.1/', false, /private address: .*WEBHOOK_ALLOW_PRIVATE=true/);
+  });
 });

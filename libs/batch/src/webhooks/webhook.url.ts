@@ -3,6 +3,10 @@ import { forbiddenHostReason } from './address.policy';
 
 const MAX_URL_LENGTH = 2048;
 
+/** How an operator lets webhooks reach their own network, named wherever a target is refused. */
+export const ALLOW_PRIVATE_HINT =
+  'the server allows such targets only when its operator sets WEBHOOK_ALLOW_PRIVATE=true';
+
 /** The host of a URL without IPv6 brackets (`[::1]` → `::1`). */
 export function bareHost(url: URL): string {
   const host = url.hostname;
@@ -36,7 +40,7 @@ export function validateWebhookUrl(url: string, allowPrivate: boolean): URL {
   if (host === '') throw fail('must have a host');
   if (!allowPrivate) {
     const reason = forbiddenHostReason(host);
-    if (reason !== null) throw fail(`must not point to a ${reason} address`);
+    if (reason !== null) throw fail(`must not point to a ${reason} address: ${ALLOW_PRIVATE_HINT}`);
   }
   return parsed;
 }

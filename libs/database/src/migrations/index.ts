@@ -6,6 +6,7 @@ import { CreditLeases1736000000000 } from './1736000000000-credit-leases';
 import { BatchAssemblyLease1737000000000 } from './1737000000000-batch-assembly-lease';
 import { BatchStallRecoveries1738000000000 } from './1738000000000-batch-stall-recoveries';
 import { BatchChunkProgress1739000000000 } from './1739000000000-batch-chunk-progress';
+import { WebhookDeliveryTarget1739200000000 } from './1739200000000-webhook-delivery-target';
 import { BatchJobFileName1739500000000 } from './1739500000000-batch-job-file-name';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
@@ -18,5 +19,6 @@ export const MIGRATIONS = [
   BatchAssemblyLease1737000000000,
   BatchStallRecoveries1738000000000,
   BatchChunkProgress1739000000000,
+  WebhookDeliveryTarget1739200000000,
   BatchJobFileName1739500000000,
 ];
