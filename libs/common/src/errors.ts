@@ -47,8 +47,9 @@ export class UpstreamUnavailableError extends VerityError {
   constructor(
     message: string,
     readonly dependency: UpstreamDependency,
+    headers: Readonly<Record<string, string>> = {},
   ) {
-    super('service_unavailable', message);
+    super('service_unavailable', message, headers);
     this.name = 'UpstreamUnavailableError';
   }
 }

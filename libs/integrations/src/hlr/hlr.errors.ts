@@ -18,16 +18,35 @@ const NOT_CONFIGURED =
 const UNAVAILABLE = 'The HLR provider is temporarily unavailable';
 
 /**
- * An HLR lookup that could not be answered; maps to 503 service_unavailable, nothing charged.
- * Neither kind carries Retry-After.
+ * Failures that pass on their own (the provider slow, unreachable or answering badly for a
+ * while): their 503 carries `Retry-After`, so clients retry. A server without a provider, or
+ * with credentials or an address the provider refuses, needs the operator: no `Retry-After`,
+ * and clients give up at once.
  */
+const PASSING: ReadonlySet<HlrFailureReason> = new Set([
+  'timeout',
+  'network_error',
+  'http_error',
+  'bad_response',
+  'lookup_failed',
+  'closed',
+]);
+
+/** Seconds a client waits before retrying a passing HLR failure. */
+export const HLR_RETRY_AFTER_SECONDS = 5;
+
+/** An HLR lookup that could not be answered; maps to 503 service_unavailable, nothing charged. */
 export class HlrUnavailableError extends UpstreamUnavailableError {
   constructor(
     readonly reason: HlrFailureReason,
     /** Internal detail for logs; the client sees only the message of its reason's kind. */
     readonly detail: string,
   ) {
-    super(reason === 'not_configured' ? NOT_CONFIGURED : UNAVAILABLE, 'hlr');
+    super(
+      reason === 'not_configured' ? NOT_CONFIGURED : UNAVAILABLE,
+      'hlr',
+      PASSING.has(reason) ? { 'Retry-After': String(HLR_RETRY_AFTER_SECONDS) } : {},
+    );
     this.name = 'HlrUnavailableError';
   }
 }
