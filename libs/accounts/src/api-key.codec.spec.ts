@@ -4,6 +4,8 @@ import {
   apiKeyMatches,
   hashApiKey,
   isWellFormedApiKey,
+  keyHint,
+  keyModeOf,
   lookupIdOf,
   mintApiKey,
 } from './api-key.codec';
@@ -45,11 +47,25 @@ describe('api key codec', () => {
     assert.ok(apiKeyMatches('vrt_live_0123456789ABCDEFabcdefgh', stored));
   });
 
+  it('mints test keys as vrt_test_ + 24 characters, told apart by prefix, hint and hash', () => {
+    const test = mintApiKey('test');
+    assert.match(test.value, /^vrt_test_[0-9A-Za-z]{24}$/);
+    assert.ok(isWellFormedApiKey(test.value));
+    assert.equal(keyModeOf(test.value), 'test');
+    assert.equal(keyModeOf(mintApiKey().value), 'live');
+    assert.equal(keyHint(test.lookupId, 'test'), `vrt_test_${test.value.slice(9, 17)}…`);
+    // The same random part under the other prefix is another key: its hash does not match.
+    const asLive = 'vrt_live_' + test.value.slice(9);
+    assert.equal(lookupIdOf(asLive), test.lookupId);
+    assert.equal(apiKeyMatches(asLive, test.hash), false);
+  });
+
   it('rejects malformed values', () => {
     for (const bad of [
       '',
       'vrt_live_',
-      'vrt_test_' + 'a'.repeat(24),
+      'vrt_prod_' + 'a'.repeat(24),
+      'vrt_test_' + 'a'.repeat(23),
       'vrt_live_' + 'a'.repeat(23),
       'vrt_live_' + '!'.repeat(24),
     ]) {

@@ -1,11 +1,15 @@
 import { hash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { KeyMode } from '@verity/contracts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export const API_KEY_PREFIX = 'vrt_live_';
+/** `vrt_` + the mode marker + `_`: the spec's `vrt_live_`, and `vrt_test_` for test keys. */
+const PREFIX_OF: Readonly<Record<KeyMode, string>> = { live: 'vrt_live_', test: 'vrt_test_' };
+/** Both prefixes have this length. */
+const PREFIX_LENGTH = 9;
 const SECRET_LENGTH = 24;
 /** The first characters of the random part locate the row; the full value is verified by hash. */
 const LOOKUP_LENGTH = 8;
-const KEY_PATTERN = /^vrt_live_[0-9A-Za-z]{24}$/;
+const KEY_PATTERN = /^vrt_(?:live|test)_[0-9A-Za-z]{24}$/;
 
 /** A freshly minted key: the value (shown once) and what is stored. */
 export interface MintedKey {
@@ -15,13 +19,13 @@ export interface MintedKey {
 }
 
 /**
- * Mints `vrt_live_` + 24 base62 characters from the CSPRNG (≈143 bits). `randomInt` is
- * unbiased, so every character is uniform over the alphabet.
+ * Mints `vrt_live_` (or `vrt_test_`) + 24 base62 characters from the CSPRNG (≈143 bits).
+ * `randomInt` is unbiased, so every character is uniform over the alphabet.
  */
-export function mintApiKey(): MintedKey {
+export function mintApiKey(mode: KeyMode = 'live'): MintedKey {
   let secret = '';
   for (let i = 0; i < SECRET_LENGTH; i++) secret += ALPHABET[randomInt(ALPHABET.length)];
-  const value = API_KEY_PREFIX + secret;
+  const value = PREFIX_OF[mode] + secret;
   return { value, lookupId: lookupIdOf(value), hash: hashApiKey(value) };
 }
 
@@ -30,8 +34,13 @@ export function isWellFormedApiKey(value: string): boolean {
   return KEY_PATTERN.test(value);
 }
 
+/** The mode a well-formed key's prefix names. */
+export function keyModeOf(value: string): KeyMode {
+  return value.startsWith(PREFIX_OF.test) ? 'test' : 'live';
+}
+
 export function lookupIdOf(value: string): string {
-  return value.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + LOOKUP_LENGTH);
+  return value.slice(PREFIX_LENGTH, PREFIX_LENGTH + LOOKUP_LENGTH);
 }
 
 /**
@@ -53,6 +62,6 @@ export function apiKeyMatches(value: string, storedHash: Buffer): boolean {
 }
 
 /** A display hint that identifies a key without revealing it, e.g. `vrt_live_Ab3dE9xY…`. */
-export function keyHint(lookupId: string): string {
-  return `${API_KEY_PREFIX}${lookupId}…`;
+export function keyHint(lookupId: string, mode: KeyMode): string {
+  return `${PREFIX_OF[mode]}${lookupId}…`;
 }

@@ -1,3 +1,4 @@
+import type { KeyMode } from '@verity/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { ApiKeyEntity } from '@verity/database';
@@ -9,6 +10,7 @@ export const KEY_REVOCATION_CHANNEL = 'verity_api_keys';
 export interface NewApiKey {
   accountId: string;
   name: string;
+  mode: KeyMode;
   lookupId: string;
   keyHash: Buffer;
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import type { ApiKey, IssuedApiKey } from '@verity/contracts';
+import type { ApiKey, IssuedApiKey, KeyMode } from '@verity/contracts';
 import type { ApiKeyEntity } from '@verity/database';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKeyRepository } from './api-key.repository';
@@ -10,6 +10,7 @@ import { KeyActivityRecorder } from './key-activity.recorder';
 import {
   apiKeyMatches,
   isWellFormedApiKey,
+  keyModeOf,
   keyHint,
   lookupIdOf,
   mintApiKey,
@@ -19,7 +20,7 @@ import type { Principal } from './principal';
 const MAX_KEYS_PER_ACCOUNT = 100;
 
 function principalOf(row: ApiKeyEntity): Principal {
-  return { accountId: row.accountId, keyId: row.id, keyName: row.name };
+  return { accountId: row.accountId, keyId: row.id, keyName: row.name, mode: row.mode };
 }
 
 /** Creates, lists, rotates, revokes and authenticates API keys. */
@@ -48,6 +49,7 @@ export class ApiKeysService {
     const lookupId = lookupIdOf(value);
     const cached = this.cache.get(lookupId);
     if (!cached || !apiKeyMatches(value, cached.hash)) return undefined;
+    if (cached.principal.mode !== keyModeOf(value)) return undefined;
     if (this.cache.due(cached)) this.refresh(lookupId);
     return cached.principal;
   }
@@ -59,12 +61,14 @@ export class ApiKeysService {
     const cached = this.caching ? this.cache.get(lookupId) : undefined;
     if (cached) {
       if (!apiKeyMatches(value, cached.hash)) return null;
+      // The hash covers the prefix, so this cannot differ; checked so no live key ever answers as a test key.
+      if (cached.principal.mode !== keyModeOf(value)) return null;
       if (this.cache.due(cached)) this.refresh(lookupId);
       this.activity.touch(cached.principal.keyId);
       return cached.principal;
     }
     const row = await this.liveKey(lookupId);
-    if (!row || !apiKeyMatches(value, row.keyHash)) return null;
+    if (!row || !apiKeyMatches(value, row.keyHash) || row.mode !== keyModeOf(value)) return null;
     this.activity.touch(row.id);
     return principalOf(row);
   }
@@ -115,6 +119,7 @@ export class ApiKeysService {
     accountId: string,
     name: string,
     manager: EntityManager = this.db.manager,
+    mode: KeyMode = 'live',
   ): Promise<IssuedApiKey> {
     const count = await this.keys.countLive(accountId, manager);
     if (count >= MAX_KEYS_PER_ACCOUNT) {
@@ -123,9 +128,9 @@ export class ApiKeysService {
         `an account can have at most ${MAX_KEYS_PER_ACCOUNT} active keys`,
       );
     }
-    const minted = mintApiKey();
+    const minted = mintApiKey(mode);
     const row = await this.keys.insert(
-      { accountId, name, lookupId: minted.lookupId, keyHash: minted.hash },
+      { accountId, name, mode, lookupId: minted.lookupId, keyHash: minted.hash },
       manager,
     );
     return { ...toView(row), key: minted.value };
@@ -135,7 +140,7 @@ export class ApiKeysService {
   async rotate(accountId: string, keyId: string): Promise<IssuedApiKey> {
     return this.db.transaction(async (manager) => {
       const row = await this.findLive(manager, accountId, keyId);
-      const minted = mintApiKey();
+      const minted = mintApiKey(row.mode);
       const oldLookupId = row.lookupId;
       row.lookupId = minted.lookupId;
       row.keyHash = minted.hash;
@@ -194,7 +199,8 @@ function toView(row: ApiKeyEntity): ApiKey {
   return {
     id: row.id,
     name: row.name,
-    hint: keyHint(row.lookupId),
+    mode: row.mode,
+    hint: keyHint(row.lookupId, row.mode),
     created_at: row.createdAt.toISOString(),
     rotated_at: row.rotatedAt ? row.rotatedAt.toISOString() : null,
     last_used_at: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,

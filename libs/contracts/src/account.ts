@@ -11,10 +11,20 @@ export interface PingResponse {
   credits_used: 0;
 }
 
+/**
+ * What a key's calls do: `live` keys are charged and look things up on the network; `test` keys
+ * (`vrt_test_…`) answer the same shapes for free, offline, with documented magic inputs.
+ */
+export const KEY_MODES = ['live', 'test'] as const;
+/** A key's mode. */
+export type KeyMode = (typeof KEY_MODES)[number];
+
 /** A key as GET /v1/keys lists it: never its value. */
 export interface ApiKey {
   id: string;
   name: string;
+  /** `live` (charged, on the network) or `test` (free, offline, magic inputs). */
+  mode: KeyMode;
   /** First characters of the key, enough to recognise it. */
   hint: string;
   created_at: string;

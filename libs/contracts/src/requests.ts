@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEY_MODES } from './account';
 import { BATCH_TYPES } from './batch';
 
 // Request bodies of the JSON endpoints. Unknown fields are ignored (forward compatible);
@@ -37,6 +38,7 @@ export type VerifyRequest = z.infer<typeof verifyRequest>;
 
 export const createKeyRequest = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  mode: z.enum(KEY_MODES, { error: 'must be "live" or "test"' }).default('live'),
 });
 export type CreateKeyRequest = z.infer<typeof createKeyRequest>;
 

@@ -8,7 +8,13 @@ import {
   type BatchJob,
   type BatchJobError,
 } from './batch';
-import type { ApiKey, ExplainedReason, IssuedApiKey, PingResponse } from './account';
+import {
+  KEY_MODES,
+  type ApiKey,
+  type ExplainedReason,
+  type IssuedApiKey,
+  type PingResponse,
+} from './account';
 
 // JSON schemas of the responses, used for the OpenAPI document (each under the name
 // `openapi-components.ts` gives it). The `check`s below make the compiler fail if a schema
@@ -154,6 +160,11 @@ export const pingResponseSchema = z.object({
 export const apiKeySchema = z.object({
   id: z.string(),
   name: z.string(),
+  mode: z
+    .enum(KEY_MODES)
+    .describe(
+      '`live`: charged, looks things up on the network. `test` (`vrt_test_…`): free, offline, magic inputs (docs/test-mode.md)',
+    ),
   hint: z.string().describe('First characters of the key, enough to recognise it'),
   created_at: z.string(),
   rotated_at: z.string().nullable(),

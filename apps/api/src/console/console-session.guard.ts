@@ -40,7 +40,12 @@ export class ConsoleSessionGuard implements CanActivate {
     if (!session) throw new VerityError('unauthorized', 'sign in to the console to continue');
     if (changing) assertCsrfToken(request, session.csrfToken);
     request.consoleSession = session;
-    request.principal = { accountId: session.accountId, keyId: CONSOLE_KEY_ID, keyName: 'console' };
+    request.principal = {
+      accountId: session.accountId,
+      keyId: CONSOLE_KEY_ID,
+      keyName: 'console',
+      mode: 'live',
+    };
     return true;
   }
 }

@@ -1,3 +1,4 @@
+import type { KeyMode } from '@verity/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /** An API key. Only a SHA-256 hash of the value is stored; `lookupId` locates the row. */
@@ -11,6 +12,10 @@ export class ApiKeyEntity {
 
   @Column({ type: 'text' })
   name!: string;
+
+  /** `live` or `test` (the key's prefix says the same; both are checked at authentication). */
+  @Column({ type: 'text', default: 'live' })
+  mode!: KeyMode;
 
   @Column({ name: 'lookup_id', type: 'text' })
   lookupId!: string;

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { BatchErrorCode, BatchStatus, BatchType } from '@verity/contracts';
+import type { BatchErrorCode, BatchStatus, BatchType, KeyMode } from '@verity/contracts';
 
 /**
  * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000,
@@ -59,6 +59,10 @@ export class BatchJobEntity {
 
   @Column({ name: 'result_key', type: 'text', nullable: true })
   resultKey!: string | null;
+
+  /** The mode of the key that created the job: a test job is free and seen only by test keys. */
+  @Column({ type: 'text', default: 'live' })
+  mode!: KeyMode;
 
   /** The uploaded file's name as the client sent it (base name, control characters removed). */
   @Column({ name: 'file_name', type: 'text', nullable: true })

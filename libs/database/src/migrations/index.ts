@@ -8,6 +8,7 @@ import { BatchStallRecoveries1738000000000 } from './1738000000000-batch-stall-r
 import { BatchChunkProgress1739000000000 } from './1739000000000-batch-chunk-progress';
 import { WebhookDeliveryTarget1739200000000 } from './1739200000000-webhook-delivery-target';
 import { BatchJobFileName1739500000000 } from './1739500000000-batch-job-file-name';
+import { TestMode1740000000000 } from './1740000000000-test-mode';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   BatchChunkProgress1739000000000,
   WebhookDeliveryTarget1739200000000,
   BatchJobFileName1739500000000,
+  TestMode1740000000000,
 ];
