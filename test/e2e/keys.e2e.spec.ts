@@ -91,6 +91,61 @@ describe('API keys: create, list, rotate, delete, on every instance', () => {
     assert.equal((await owner.client.get('/v1/ping')).status, 200);
   });
 
+  it('creates, lists, rotates and deletes test keys; a test key authenticates as itself', async () => {
+    const { client } = await a.account(10);
+    const created = await client.post('/v1/keys', { name: 'ci', mode: 'test' });
+    assert.equal(created.status, 201);
+    assert.match(created.body.key, /^vrt_test_[0-9A-Za-z]{24}$/);
+    assert.equal(created.body.mode, 'test');
+    const listed = (await client.get('/v1/keys')).body.data;
+    assert.deepEqual(
+      listed.map((k: { name: string; mode: string }) => `${k.name}:${k.mode}`).sort(),
+      ['ci:test', 'default:live'],
+    );
+    assert.ok(listed.find((k: { name: string }) => k.name === 'ci').hint.startsWith('vrt_test_'));
+    const ping = await a.client.withKey(created.body.key).get('/v1/ping');
+    assert.equal(ping.status, 200);
+    assert.equal(ping.body.key.id, created.body.id);
+
+    const rotated = await client.post(`/v1/keys/${created.body.id}/rotate`);
+    assert.equal(rotated.status, 200);
+    assert.match(rotated.body.key, /^vrt_test_[0-9A-Za-z]{24}$/);
+    assert.equal(rotated.body.mode, 'test');
+    assert.equal((await a.client.withKey(created.body.key).get('/v1/ping')).status, 401);
+    assert.equal((await b.client.withKey(rotated.body.key).get('/v1/ping')).status, 200);
+
+    assert.equal((await client.delete(`/v1/keys/${created.body.id}`)).status, 204);
+    await eventually(
+      async () => (await b.client.withKey(rotated.body.key).get('/v1/ping')).status === 401,
+      'deleted test key refused on instance B',
+    );
+  });
+
+  it('the random part of a key under the other prefix is no key', async () => {
+    const { apiKey, client } = await a.account(10);
+    const test = (await client.post('/v1/keys', { name: 'ci', mode: 'test' })).body.key;
+    // Before the test key has authenticated (its row is read from the database), then after (cached).
+    for (let round = 0; round < 2; round++) {
+      const asLive = a.client.withKey('vrt_live_' + test.slice('vrt_test_'.length));
+      assert.equal((await asLive.get('/v1/ping')).status, 401);
+      const asTest = a.client.withKey('vrt_test_' + apiKey.slice('vrt_live_'.length));
+      assert.equal((await asTest.get('/v1/ping')).status, 401);
+      assert.equal((await a.client.withKey(test).get('/v1/ping')).status, 200);
+      assert.equal((await a.client.withKey(apiKey).get('/v1/ping')).status, 200);
+    }
+  });
+
+  it('a key created without a mode is live; an unknown mode is a validation error', async () => {
+    const { client } = await a.account(10);
+    const live = await client.post('/v1/keys', { name: 'plain' });
+    assert.equal(live.body.mode, 'live');
+    assert.match(live.body.key, /^vrt_live_/);
+    const bad = await client.post('/v1/keys', { name: 'ci', mode: 'sandbox' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'validation_error');
+    assert.match(bad.body.error.message, /mode/);
+  });
+
   it('validates the key name', async () => {
     const { client } = await a.account(10);
     const res = await client.post('/v1/keys', { name: '' });

@@ -58,7 +58,10 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
   let document: {
     servers: { url: string }[];
     paths: Record<string, Record<string, Operation>>;
-    components: { schemas: Record<string, unknown> };
+    components: {
+      schemas: Record<string, unknown>;
+      securitySchemes: Record<string, { description?: string }>;
+    };
   };
   const operations = () => Object.values(document.paths).flatMap((path) => Object.values(path));
 
@@ -148,6 +151,17 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
       [free.type, free.minimum, free.maximum, free.format],
       ['integer', 0, 0, 'int32'],
     );
+    // A key's mode: optional in the request (live by default), always in the answer.
+    const requested = schemas.CreateKeyRequest;
+    assert.deepEqual(
+      [requested.properties.mode.enum, requested.properties.mode.default],
+      [['live', 'test'], 'live'],
+    );
+    assert.deepEqual(requested.required, ['name']);
+    assert.deepEqual(schemas.ApiKey.properties.mode.enum, ['live', 'test']);
+    assert.match(schemas.ApiKey.properties.mode.description, /vrt_test_/);
+    assert.ok(schemas.ApiKey.required.includes('mode'));
+    assert.match(document.components.securitySchemes.ApiKey.description ?? '', /vrt_test_/);
     for (const path of ['/v1/ip/intel', '/v1/verify']) {
       const explain = param(path, 'post', 'explain');
       assert.deepEqual(

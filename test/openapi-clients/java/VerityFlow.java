@@ -148,6 +148,16 @@ public final class VerityFlow {
         "ok error object: "
             + failure(404, "not_found", () -> keys.rotateKey(created.getId()))
             + " (the deleted key)");
+    IssuedApiKey test =
+        keys.createKey(
+            new CreateKeyRequest().name("generated ci").mode(CreateKeyRequest.ModeEnum.TEST));
+    check(
+        test.getKey().startsWith("vrt_test_") && test.getMode() == IssuedApiKey.ModeEnum.TEST,
+        "a test key");
+    PingResponse testPing = new AccountApi(keyed(test.getKey())).ping();
+    check(testPing.getKey().getId().equals(test.getId()), "the test key authenticates");
+    step("createKey", test.getName() + " " + test.getMode() + " " + test.getHint());
+    keys.deleteKey(test.getId());
 
     BatchApi batch = new BatchApi(client);
     File csv = File.createTempFile("verity-batch-", ".csv");

@@ -128,6 +128,12 @@ async function main(adminToken: string): Promise<void> {
   step('deleteKey', 'no body');
   const gone = await failure(404, 'not_found', () => keys.rotateKey({ id: created.id }));
   console.log(`ok error object: ${gone} (the deleted key)`);
+  const test = await keys.createKey({ createKeyRequest: { name: 'generated ci', mode: 'test' } });
+  check(test.key.startsWith('vrt_test_') && test.mode === 'test', 'a test key');
+  const testPing = await new AccountApi(keyed(test.key)).ping();
+  check(testPing.key.id === test.id, 'the test key authenticates');
+  step('createKey', `${test.name} ${test.mode} ${test.hint}`);
+  await keys.deleteKey({ id: test.id });
 
   const batch = new BatchApi(config);
   const rows = ['jane.doe@example.com', 'not an email', 'temp@mailinator.com'];

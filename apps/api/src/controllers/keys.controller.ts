@@ -54,7 +54,7 @@ export class KeysController {
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodBodyPipe(createKeyRequest)) body: CreateKeyRequest,
   ): Promise<IssuedApiKey> {
-    return this.keys.create(principal.accountId, body.name);
+    return this.keys.create(principal.accountId, body.name, undefined, body.mode);
   }
 
   @Post(':id/rotate')

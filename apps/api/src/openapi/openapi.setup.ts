@@ -17,7 +17,12 @@ export function setupOpenApi(app: NestFastifyApplication): void {
     )
     .setVersion('v1')
     .addApiKey(
-      { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API key (vrt_live_…)' },
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Api-Key',
+        description: 'An API key: vrt_live_… (live) or vrt_test_… (test mode)',
+      },
       API_KEY_SCHEME,
     )
     .addBearerAuth(
