@@ -161,7 +161,10 @@ describe('console journeys in Chromium', () => {
     const secret = page.locator('[data-secret]');
     await secret.waitFor();
     assert.match((await page.locator('.secret').textContent())!, /you will not see this again/);
-    assert.equal(await page.locator('.secret-label').textContent(), 'New key “journey”, its value');
+    assert.equal(
+      await page.locator('.secret-label').textContent(),
+      'New live key “journey”, its value',
+    );
     const first = (await secret.textContent())!;
     assert.equal(await ping(first), 200);
     await page.screenshot({ path: join(SHOTS, 'keys-created.png') });
@@ -173,7 +176,7 @@ describe('console journeys in Chromium', () => {
     assert.notEqual(second, first);
     assert.equal(
       await page.locator('.secret-label').textContent(),
-      'Key “journey” rotated, its new value',
+      'Live key “journey” rotated, its new value',
     );
     await page.screenshot({ path: join(SHOTS, 'keys-rotated.png') });
     assert.equal(await ping(first), 401);
@@ -188,6 +191,36 @@ describe('console journeys in Chromium', () => {
       [dev.accountId],
     );
     assert.ok(row.revoked_at && row.rotated_at);
+  });
+
+  it('creates a test key: a "test" badge on its row, a vrt_test_ value that authenticates', async (t) => {
+    if (!ready(t)) return;
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill('ci');
+    await page.getByLabel('Mode').selectOption('test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.locator('[data-secret]');
+    await secret.waitFor();
+    assert.equal(await page.locator('.secret-label').textContent(), 'New test key “ci”, its value');
+    const value = (await secret.textContent())!;
+    assert.match(value, /^vrt_test_[0-9A-Za-z]{24}$/);
+    const row = page.getByRole('row', { name: /^ci/ });
+    assert.equal(await row.locator('.badge-test').textContent(), 'test');
+    assert.match((await row.locator('code').textContent())!, /^vrt_test_/);
+    assert.equal(
+      await page
+        .getByRole('row', { name: /^default/ })
+        .locator('.badge-test')
+        .count(),
+      0,
+    );
+    await page.screenshot({ path: join(SHOTS, 'keys-test-mode.png') });
+    const ping = await fetch(`${base}/v1/ping`, { headers: { 'x-api-key': value } });
+    assert.equal(ping.status, 200);
+
+    await page.getByRole('button', { name: 'Delete ci' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
   });
 
   it('uploads a 1,000-row CSV, watches it finish, downloads the same file as the API gives', async (t) => {

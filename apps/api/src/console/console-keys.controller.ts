@@ -42,7 +42,7 @@ export class ConsoleKeysController {
     @Req() request: FastifyRequest,
     @Body(new ZodBodyPipe(createKeyRequest)) body: CreateKeyRequest,
   ): Promise<IssuedApiKey> {
-    return this.keys.create(request.principal!.accountId, body.name);
+    return this.keys.create(request.principal!.accountId, body.name, undefined, body.mode);
   }
 
   @Post(':id/rotate')

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { field } from '../form-field';
-import type { IssuedApiKey } from '@verity/contracts/account';
+import type { IssuedApiKey, KeyMode } from '@verity/contracts/account';
 import type { ConsoleApiKeys } from '@verity/contracts/console';
 import { api } from '../api';
 import { ConfirmButton } from '../components/confirm';
@@ -29,9 +29,11 @@ export function KeysPage() {
   const create = (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
-    const name = field(new FormData(form), 'name').trim();
-    void run(`New key “${name}”, its value`, async () => {
-      const key = await api<IssuedApiKey>('POST', '/keys', { name });
+    const data = new FormData(form);
+    const name = field(data, 'name').trim();
+    const mode = field(data, 'mode') as KeyMode;
+    void run(`New ${mode} key “${name}”, its value`, async () => {
+      const key = await api<IssuedApiKey>('POST', '/keys', { name, mode });
       form.reset();
       return key;
     });
@@ -43,11 +45,18 @@ export function KeysPage() {
         <h2 id="create-h">Create a key</h2>
         <p class="hint">
           One key per environment (development, staging, production), kept in an environment
-          variable. Send it as <code>X-Api-Key</code>.
+          variable. Send it as <code>X-Api-Key</code>. A <strong>test</strong> key (
+          <code>vrt_test_…</code>) answers the same shapes for free, offline, with documented magic
+          inputs: for your CI.
         </p>
         <form class="inline" onSubmit={create}>
           <label for="key-name">Name</label>
           <input id="key-name" name="name" required maxLength={100} placeholder="production" />
+          <label for="key-mode">Mode</label>
+          <select id="key-mode" name="mode">
+            <option value="live">Live</option>
+            <option value="test">Test (free, offline)</option>
+          </select>
           <button class="primary" type="submit">
             Create key
           </button>
@@ -81,7 +90,10 @@ export function KeysPage() {
               <tbody>
                 {keys.value.data.map((k) => (
                   <tr key={k.id} data-key={k.id}>
-                    <th scope="row">{k.name}</th>
+                    <th scope="row">
+                      {k.name}
+                      {k.mode === 'test' && <span class="badge-test">test</span>}
+                    </th>
                     <td>
                       <code>{k.hint}</code>
                     </td>
@@ -94,8 +106,9 @@ export function KeysPage() {
                         question={`Rotate the key “${k.name}”? Its current value stops working at once.`}
                         confirmLabel="Rotate"
                         onConfirm={() =>
-                          void run(`Key “${k.name}” rotated, its new value`, () =>
-                            api<IssuedApiKey>('POST', `/keys/${k.id}/rotate`),
+                          void run(
+                            `${capitalised(k.mode)} key “${k.name}” rotated, its new value`,
+                            () => api<IssuedApiKey>('POST', `/keys/${k.id}/rotate`),
                           )
                         }
                       />
@@ -121,4 +134,8 @@ export function KeysPage() {
       </section>
     </>
   );
+}
+
+function capitalised(mode: KeyMode): string {
+  return mode[0].toUpperCase() + mode.slice(1);
 }
