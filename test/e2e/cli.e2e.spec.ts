@@ -259,6 +259,11 @@ describe('the verity command (API client)', () => {
     const rotated = await json('keys', 'rotate', created.id);
     secrets.push(rotated.key);
     assert.deepEqual(await json('keys', 'delete', created.id), { deleted: created.id });
+    const test = await json('keys', 'create', 'ci-test', '--mode', 'test');
+    assert.match(test.key, /^vrt_test_/);
+    assert.equal(test.mode, 'test');
+    secrets.push(test.key);
+    assert.deepEqual(await json('keys', 'delete', test.id), { deleted: test.id });
 
     const small = join(dir, 'small.csv');
     await writeFile(small, '1.1.1.1\n8.8.8.8\n');
@@ -341,6 +346,8 @@ describe('the verity command (API client)', () => {
     assert.equal(await code(['email']), 2);
     assert.equal(await code(['batch', 'run', emails, '--type', 'fax']), 2);
     assert.equal(await code(['ping', '--bogus']), 2);
+    assert.equal(await code(['keys', 'create', 'ci', '--mode', 'sandbox']), 2);
+    assert.equal(await code(['keys', 'list', '--mode', 'test']), 2);
     assert.equal(await code(['ping'], { VERITY_URL: stack.client.baseUrl }), 2);
     // 3: refused (422, 404)
     assert.equal(await code(['ip', 'not-an-ip']), 3);

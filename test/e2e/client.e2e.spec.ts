@@ -186,6 +186,17 @@ describe('@verity/client against the embedded server', () => {
     await assert.rejects(verity.keys.delete(created.id), NotFoundError);
   });
 
+  it('keys.create makes a test key; a client with that key just works', async () => {
+    const verity = client();
+    const created = await verity.keys.create('ci', { mode: 'test' });
+    assert.match(created.key, /^vrt_test_[A-Za-z0-9]{24}$/);
+    assert.equal(created.mode, 'test');
+    assert.equal((await verity.keys.list()).find((k) => k.id === created.id)?.mode, 'test');
+    const ping = await client({ apiKey: created.key }).ping();
+    assert.equal(ping.key.id, created.id);
+    await verity.keys.delete(created.id);
+  });
+
   it('batch.create takes a path, { content }, bytes or a stream; get, wait and download follow it', async () => {
     const verity = client();
     const path = join(work, 'emails.csv');

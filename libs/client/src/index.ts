@@ -52,6 +52,7 @@ export type {
   PingResponse,
   ApiKey,
   IssuedApiKey,
+  KeyMode,
   Deliverability,
   LineType,
   RiskLevel,

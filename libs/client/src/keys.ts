@@ -1,4 +1,4 @@
-import type { ApiKey, IssuedApiKey } from '@verity/contracts/wire';
+import type { ApiKey, IssuedApiKey, KeyMode } from '@verity/contracts/wire';
 import type { Transport } from './transport';
 
 /** The account's API keys. Values appear only in `create` and `rotate` answers. */
@@ -20,14 +20,19 @@ export class KeysResource {
   }
 
   /**
-   * Creates a key with a friendly name; `key` is its value, shown only this once.
+   * Creates a key with a friendly name; `key` is its value, shown only this once. `mode: 'test'`
+   * makes a `vrt_test_…` key (free, offline, magic inputs); the default is a live key.
    * @example const { id, key } = await verity.keys.create('staging');
+   * @example const { key } = await verity.keys.create('ci', { mode: 'test' });
    */
-  create(name: string, options: { signal?: AbortSignal } = {}): Promise<IssuedApiKey> {
+  create(
+    name: string,
+    options: { mode?: KeyMode; signal?: AbortSignal } = {},
+  ): Promise<IssuedApiKey> {
     return this.transport.json<IssuedApiKey>({
       method: 'POST',
       url: '/v1/keys',
-      json: { name },
+      json: options.mode === undefined ? { name } : { name, mode: options.mode },
       idempotent: false,
       signal: options.signal,
     });

@@ -1,3 +1,4 @@
+import { KEY_MODES, type KeyMode } from '@verity/contracts/wire';
 import { VerityConnectionError } from '../index';
 import { UsageError } from './usage.error';
 import { batchCommand } from './batch.command';
@@ -25,7 +26,9 @@ export const CLIENT_HELP = `  ping                                        check 
                                               valid value is a header, skipped and free
   batch get ID                                a batch job's state
   batch download ID [--out FILE]              wait for a job (if needed) and download its result
-  keys list | create NAME | rotate ID | delete ID   manage the account's API keys
+  keys list | create NAME [--mode test] | rotate ID | delete ID
+                                              manage the account's API keys (--mode test:
+                                              a vrt_test_ key, free and offline)
 
   API commands take --key (default VERITY_API_KEY; prefer the variable, a flag shows in ps),
   --url (default VERITY_URL, then http://127.0.0.1:8080), --json, --retries N (default 3).`;
@@ -88,9 +91,11 @@ async function dispatch(command: ClientCommand, argv: string[]): Promise<void> {
 }
 
 async function keysCommand(argv: string[]): Promise<void> {
-  const usage = 'verity keys list | create NAME | rotate ID | delete ID';
-  const { values, positionals } = parse(argv, {});
+  const usage = 'verity keys list | create NAME [--mode live|test] | rotate ID | delete ID';
+  const { values, positionals } = parse(argv, { mode: { type: 'string' } });
   const [action, ...args] = positionals;
+  if (values.mode !== undefined && action !== 'create')
+    throw new UsageError(`--mode goes with keys create; usage: ${usage}`);
   const arg = (what: string) => one(args, what, usage);
   switch (action) {
     case 'list': {
@@ -103,8 +108,12 @@ async function keysCommand(argv: string[]): Promise<void> {
     }
     case 'create': {
       const name = arg('a key name');
+      // Absent: the server's default, a live key.
+      const mode = values.mode as KeyMode | undefined;
+      if (mode !== undefined && !KEY_MODES.includes(mode))
+        throw new UsageError(`--mode must be one of ${KEY_MODES.join(', ')}; usage: ${usage}`);
       const { verity, json } = connect(values);
-      return printResult(await verity.keys.create(name), json);
+      return printResult(await verity.keys.create(name, { mode }), json);
     }
     case 'rotate': {
       const id = arg('a key id');
