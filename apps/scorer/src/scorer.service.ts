@@ -28,7 +28,7 @@ import {
 } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
-import { ENGINES, METRICS, type Engines } from '@verity/platform';
+import { ENGINES, METRICS, TEST_ENGINES, type Engines } from '@verity/platform';
 import { scoreChunk } from './chunk.scorer';
 import { ChunkProgressReporter } from './chunk-progress.reporter';
 
@@ -37,7 +37,8 @@ const SCORED_MEMORY = 10_000;
 
 /**
  * A scorer: one member of group `verity-scorers` on `verity.batch.chunks`. Per chunk it checks
- * the job is still running, scores the rows, writes the part to the blob store under a key
+ * the job is still running, scores the rows (a test job's chunk, `mode: "test"`, with
+ * TEST_ENGINES: no network, docs/test-mode.md), writes the part to the blob store under a key
  * derived from (job, chunk) — a redelivery overwrites it with the same bytes — and reports the
  * completion on `verity.batch.progress`; while it scores, it reports its running count of rows
  * there too, about once a second (ChunkProgressReporter). The offset is committed only after both (RowBus
@@ -66,6 +67,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(ENGINES) private readonly engines: Engines,
+    @Inject(TEST_ENGINES) private readonly testEngines: Engines,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
@@ -158,7 +160,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     try {
       part = await scoreChunk(
         chunk,
-        this.engines,
+        chunk.mode === 'test' ? this.testEngines : this.engines,
         this.config.BATCH_EMAIL_CONCURRENCY,
         progress.scored,
       );

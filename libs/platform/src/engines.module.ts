@@ -1,5 +1,13 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { EMAIL_ENGINE, ENGINES, IP_ENGINE, PHONE_ENGINE, type Engines } from './engines.tokens';
+import { createTestEngines } from '@verity/validation';
+import {
+  EMAIL_ENGINE,
+  ENGINES,
+  IP_ENGINE,
+  PHONE_ENGINE,
+  TEST_ENGINES,
+  type Engines,
+} from './engines.tokens';
 
 @Global()
 @Module({})
@@ -12,8 +20,9 @@ export class EnginesModule {
         { provide: PHONE_ENGINE, useValue: engines.phone },
         { provide: IP_ENGINE, useValue: engines.ip },
         { provide: ENGINES, useValue: engines },
+        { provide: TEST_ENGINES, useValue: createTestEngines(engines) },
       ],
-      exports: [EMAIL_ENGINE, PHONE_ENGINE, IP_ENGINE, ENGINES],
+      exports: [EMAIL_ENGINE, PHONE_ENGINE, IP_ENGINE, ENGINES, TEST_ENGINES],
     };
   }
 }

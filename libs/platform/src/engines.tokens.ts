@@ -1,5 +1,5 @@
 import type { EmailFields, ExplainedIpFields, IpFields, PhoneFields } from '@verity/contracts';
-import type { EmailCheck } from '@verity/validation';
+import type { EmailCheck, EmailOfflineSignals } from '@verity/validation';
 
 /** Injection tokens for the validation engines, shared by the API and the scorer. */
 export const EMAIL_ENGINE = Symbol.for('verity.engine.email');
@@ -7,11 +7,18 @@ export const PHONE_ENGINE = Symbol.for('verity.engine.phone');
 export const IP_ENGINE = Symbol.for('verity.engine.ip');
 /** The three engines together, for the work that uses each (verify, the scorer). */
 export const ENGINES = Symbol.for('verity.engines');
+/**
+ * The engines of test keys and test batch jobs (docs/test-mode.md): the magic inputs, and the
+ * offline parts of ENGINES for everything else. They send nothing to the network.
+ */
+export const TEST_ENGINES = Symbol.for('verity.engines.test');
 
 export interface EmailEnginePort {
   validate(input: string): Promise<EmailFields>;
   /** `validate` plus the DNS outcome behind `mx_found` (the fraud model reads it). */
   check(input: string): Promise<EmailCheck>;
+  /** Syntax, lists and typo model only: no DNS (the test engines build on it). */
+  analyzeOffline(input: string): EmailOfflineSignals;
 }
 
 export interface PhoneEnginePort {

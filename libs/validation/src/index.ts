@@ -3,4 +3,5 @@ export * from './email';
 export * from './phone';
 export * from './ip';
 export * from './verify';
+export * from './test-mode';
 export { type SignalKind } from './verify/fraud.types';

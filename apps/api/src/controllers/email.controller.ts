@@ -8,7 +8,7 @@ import {
   type EmailResult,
   type EmailValidateRequest,
 } from '@verity/contracts';
-import { EMAIL_ENGINE, type EmailEnginePort } from '@verity/platform';
+import { EMAIL_ENGINE, TEST_ENGINES, type EmailEnginePort, type Engines } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
 import { BillingService } from '../billing/billing.service';
 import { ApiDoc } from '../openapi/api-docs.decorators';
@@ -18,6 +18,7 @@ import { ApiDoc } from '../openapi/api-docs.decorators';
 export class EmailController {
   constructor(
     @Inject(EMAIL_ENGINE) private readonly engine: EmailEnginePort,
+    @Inject(TEST_ENGINES) private readonly test: Engines,
     private readonly billing: BillingService,
   ) {}
 
@@ -37,8 +38,9 @@ export class EmailController {
     body: EmailValidateRequest,
     request: FastifyRequest,
   ): Promise<EmailResult> {
+    const engine = principal.mode === 'test' ? this.test.email : this.engine;
     return this.billing.charge(principal, 'email_validate', request.id, () =>
-      this.engine.validate(body.email),
+      engine.validate(body.email),
     );
   }
 }

@@ -9,7 +9,7 @@ import {
   type IpIntelRequest,
   type IpResult,
 } from '@verity/contracts';
-import { IP_ENGINE, type IpEnginePort } from '@verity/platform';
+import { IP_ENGINE, TEST_ENGINES, type Engines, type IpEnginePort } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
 import { BillingService } from '../billing/billing.service';
 import { ApiDoc, ApiExplain } from '../openapi/api-docs.decorators';
@@ -19,6 +19,7 @@ import { ApiDoc, ApiExplain } from '../openapi/api-docs.decorators';
 export class IpController {
   constructor(
     @Inject(IP_ENGINE) private readonly engine: IpEnginePort,
+    @Inject(TEST_ENGINES) private readonly test: Engines,
     private readonly billing: BillingService,
   ) {}
 
@@ -40,8 +41,9 @@ export class IpController {
     request: FastifyRequest<{ Querystring: { explain?: string } }>,
   ): Promise<IpResult | (IpResult & Pick<ExplainedIpFields, 'lists'>)> {
     const explain = request.query.explain === 'true';
+    const engine = principal.mode === 'test' ? this.test.ip : this.engine;
     return this.billing.charge(principal, 'ip_intel', request.id, () =>
-      explain ? this.engine.explain(body.ip.trim()) : this.engine.lookup(body.ip.trim()),
+      explain ? engine.explain(body.ip.trim()) : engine.lookup(body.ip.trim()),
     );
   }
 }

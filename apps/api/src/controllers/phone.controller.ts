@@ -8,7 +8,7 @@ import {
   type PhoneResult,
   type PhoneValidateRequest,
 } from '@verity/contracts';
-import { PHONE_ENGINE, type PhoneEnginePort } from '@verity/platform';
+import { PHONE_ENGINE, TEST_ENGINES, type Engines, type PhoneEnginePort } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
 import { BillingService } from '../billing/billing.service';
 import { ApiDoc } from '../openapi/api-docs.decorators';
@@ -18,6 +18,7 @@ import { ApiDoc } from '../openapi/api-docs.decorators';
 export class PhoneController {
   constructor(
     @Inject(PHONE_ENGINE) private readonly engine: PhoneEnginePort,
+    @Inject(TEST_ENGINES) private readonly test: Engines,
     private readonly billing: BillingService,
   ) {}
 
@@ -38,8 +39,9 @@ export class PhoneController {
     request: FastifyRequest,
   ): Promise<PhoneResult> {
     const operation = body.hlr === true ? 'phone_validate_hlr' : 'phone_validate';
+    const engine = principal.mode === 'test' ? this.test.phone : this.engine;
     return this.billing.charge(principal, operation, request.id, () =>
-      this.engine.validate({
+      engine.validate({
         phone: body.phone,
         country_hint: body.country_hint?.toUpperCase(),
         hlr: body.hlr === true,

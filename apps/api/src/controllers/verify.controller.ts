@@ -8,7 +8,7 @@ import {
   verifyResultSchema,
   type VerifyRequest,
 } from '@verity/contracts';
-import { ENGINES, type Engines } from '@verity/platform';
+import { ENGINES, TEST_ENGINES, type Engines } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
 import { BillingService } from '../billing/billing.service';
 import { ApiDoc, ApiExplain } from '../openapi/api-docs.decorators';
@@ -19,6 +19,7 @@ import { runVerify, type VerifyAnswer } from './verify.work';
 export class VerifyController {
   constructor(
     @Inject(ENGINES) private readonly engines: Engines,
+    @Inject(TEST_ENGINES) private readonly test: Engines,
     private readonly billing: BillingService,
   ) {}
 
@@ -41,7 +42,7 @@ export class VerifyController {
   ): Promise<VerifyAnswer> {
     const explain = request.query.explain;
     return this.billing.charge(principal, 'verify', request.id, () =>
-      runVerify(this.engines, body, explain === 'true'),
+      runVerify(principal.mode === 'test' ? this.test : this.engines, body, explain === 'true'),
     );
   }
 }

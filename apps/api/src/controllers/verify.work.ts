@@ -10,7 +10,10 @@ export type VerifyAnswer = VerifyResult & { fraud_base?: number; reasons?: Fraud
 /** The answer before BillingService adds the top-level credits_used. */
 export type VerifyWork = Omit<VerifyAnswer, 'credits_used'>;
 
-/** The work of one verify call (charged by the caller): POST /v1/verify and the playground. */
+/**
+ * The work of one verify call (charged by the caller): POST /v1/verify and the playground.
+ * `engines` are the caller's mode's: ENGINES, or TEST_ENGINES for a test key.
+ */
 export async function runVerify(
   engines: Engines,
   body: VerifyRequest,

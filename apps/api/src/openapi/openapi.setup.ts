@@ -13,7 +13,8 @@ export function setupOpenApi(app: NestFastifyApplication): void {
     .setTitle('Verity API')
     .setDescription(
       'Email, phone and IP validation, combined fraud scoring and batch CSV validation. ' +
-        'Every error body is an Error: {"error":{"code","message"}}. See README.md for limits and conventions.',
+        'Every error body is an Error: {"error":{"code","message"}}. See README.md for limits and conventions. ' +
+        'A test key (vrt_test_…) answers offline, for free, and the magic inputs of docs/test-mode.md the same way forever.',
     )
     .setVersion('v1')
     .addApiKey(

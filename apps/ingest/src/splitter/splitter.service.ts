@@ -4,6 +4,7 @@ import {
   type BatchNames,
   BatchJobRepository,
   BatchJobsService,
+  type BatchJobRecord,
   encodeChunk,
   encodeMessage,
   JsonRowsCollector,
@@ -24,7 +25,7 @@ import {
 } from '@verity/ports';
 import { counted, VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import type { BatchJobError, BatchType } from '@verity/contracts';
+import type { BatchJobError } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { JobFinisher } from '../assembler/job-finisher';
@@ -140,7 +141,7 @@ export class SplitterService implements OnApplicationBootstrap {
     const published =
       finished && !republish
         ? { ...start, sent: 0 }
-        : await this.publishFrom(jobId, job.type, job.uploadKey, start, republish);
+        : await this.publishFrom(job, start, republish);
     if (!published) return 0;
     const { chunks, rows } = published;
     if (rows !== job.totalRows || chunks === 0) {
@@ -174,12 +175,11 @@ export class SplitterService implements OnApplicationBootstrap {
    * job ended meanwhile (or its upload is gone, which fails it).
    */
   private async publishFrom(
-    jobId: string,
-    type: BatchType,
-    uploadKey: string,
+    job: Pick<BatchJobRecord, 'id' | 'type' | 'mode' | 'uploadKey'>,
     start: { chunks: number; rows: number },
     republish: boolean,
   ): Promise<{ chunks: number; rows: number; sent: number } | null> {
+    const { id: jobId, type, mode, uploadKey } = job;
     const chunkRows = this.config.BATCH_CHUNK_ROWS;
     const recorded =
       start.chunks > 0 || republish
@@ -207,7 +207,7 @@ export class SplitterService implements OnApplicationBootstrap {
     for await (const { chunk, value } of sizedChunks(
       readChunksInto(source, chunkRows, start.rows, new JsonRowsCollector()),
       MAX_CHUNK_BYTES,
-      (c) => encodeChunk(jobId, type, c),
+      (c) => encodeChunk(jobId, type, c, mode),
       start.chunks,
     )) {
       // A chunk the interrupted run published and a scorer already recorded is not re-sent.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BATCH_TYPES } from '@verity/contracts';
+import { BATCH_TYPES, KEY_MODES } from '@verity/contracts';
 import { parseChunkJson } from './chunk-message.reader';
 
 // Messages on the row bus are JSON. They are parsed with zod on receipt: a malformed message
@@ -9,6 +9,8 @@ const chunkMessage = z.object({
   v: z.literal(1),
   jobId: z.string().min(1),
   type: z.enum(BATCH_TYPES),
+  /** The job's mode; absent means live (a test job's rows go to the test engines). */
+  mode: z.enum(KEY_MODES).optional(),
   chunkNo: z.number().int().min(0),
   firstRow: z.number().int().min(0),
   rows: z.array(z.string()),

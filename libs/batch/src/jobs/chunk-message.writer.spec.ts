@@ -61,6 +61,22 @@ describe('encodeChunk', () => {
     ]);
   });
 
+  it("marks a test job's chunk with its mode and leaves a live job's bytes as they were", () => {
+    const collector = new JsonRowsCollector();
+    const b = Buffer.from('deliverable@example.com');
+    collector.add(b, 0, b.length);
+    const chunk = { chunkNo: 0, firstRow: 1, rows: collector.take() };
+    const base = { v: 1 as const, jobId: JOB, type: 'email' as const, chunkNo: 0, firstRow: 1 };
+    const rows = ['deliverable@example.com'];
+    assert.deepEqual(encodeChunk(JOB, 'email', chunk, 'live'), encodeMessage({ ...base, rows }));
+    const test = encodeChunk(JOB, 'email', chunk, 'test');
+    const { v, jobId, type, chunkNo, firstRow } = base;
+    const marked = { v, jobId, type, mode: 'test' as const, chunkNo, firstRow, rows };
+    assert.deepEqual(test, encodeMessage(marked));
+    assert.equal(decodeChunk(test)?.mode, 'test');
+    assert.equal(decodeChunk(encodeChunk(JOB, 'email', chunk))?.mode, undefined);
+  });
+
   it('slices like an array', () => {
     const collector = new JsonRowsCollector();
     for (const v of ['a', 'b"c', 'd']) {

@@ -28,9 +28,10 @@ export interface EmailOfflineSignals {
 /**
  * What DNS said about the domain, for the fraud model (docs/models/verify.md): `answered`
  * (any answer, NXDOMAIN included), `failed` (timeout, SERVFAIL, transport error: no evidence
- * either way), `special_use` (a special-use name, never asked), `not_asked` (invalid syntax).
+ * either way), `special_use` (a special-use name, never asked), `not_asked` (invalid syntax),
+ * `test_key` (a test key's call, which asks no DNS: no evidence either way).
  */
-export type EmailDnsOutcome = 'answered' | 'failed' | 'special_use' | 'not_asked';
+export type EmailDnsOutcome = 'answered' | 'failed' | 'special_use' | 'not_asked' | 'test_key';
 
 /** The public result and how its DNS evidence was obtained. */
 export interface EmailCheck {
@@ -53,6 +54,37 @@ function dnsOutcome(parsed: ParsedEmail | null, lookup: MxLookup | null): EmailD
   if (parsed === null || lookup === null) return 'not_asked';
   if (specialUseTld(parsed.domain) !== null) return 'special_use';
   return lookup.kind === 'unknown' ? 'failed' : 'answered';
+}
+
+/**
+ * The result of one address from its offline signals and its DNS and SMTP evidence (null when
+ * there is none): the deliverability model of email.scorer.ts.
+ */
+export function emailFields(
+  offline: EmailOfflineSignals,
+  mx: MxLookup | null,
+  smtp: SmtpProbeResult | null,
+): EmailFields {
+  const { deliverability, score } = scoreEmail({
+    validSyntax: offline.parsed !== null,
+    mx,
+    smtp,
+    disposable: offline.disposable,
+    roleBased: offline.role_based,
+    freeProvider: offline.free_provider,
+    typoSuggested: offline.did_you_mean !== null,
+  });
+  return {
+    input: offline.input,
+    valid_syntax: offline.parsed !== null,
+    mx_found: mx?.kind === 'mx',
+    disposable: offline.disposable,
+    role_based: offline.role_based,
+    free_provider: offline.free_provider,
+    did_you_mean: offline.did_you_mean,
+    deliverability,
+    score,
+  };
 }
 
 /** Builds the email engine from its ports. */
@@ -107,26 +139,7 @@ export function createEmailEngine(deps: EmailEngineDeps): EmailEngine {
       parsed === null || lookup === null || smtp === undefined
         ? null
         : await probe(smtp, parsed, lookup);
-    const { deliverability, score } = scoreEmail({
-      validSyntax: parsed !== null,
-      mx: lookup,
-      smtp: smtpResult,
-      disposable: offline.disposable,
-      roleBased: offline.role_based,
-      freeProvider: offline.free_provider,
-      typoSuggested: offline.did_you_mean !== null,
-    });
-    const fields: EmailFields = {
-      input,
-      valid_syntax: parsed !== null,
-      mx_found: lookup?.kind === 'mx',
-      disposable: offline.disposable,
-      role_based: offline.role_based,
-      free_provider: offline.free_provider,
-      did_you_mean: offline.did_you_mean,
-      deliverability,
-      score,
-    };
+    const fields = emailFields(offline, lookup, smtpResult);
     return { fields, dns: dnsOutcome(parsed, lookup) };
   };
 

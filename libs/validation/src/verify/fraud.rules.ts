@@ -177,6 +177,12 @@ export const EMAIL_NOTES: readonly NoteRule[] = [
     when: (i) => i.emailDns === 'failed',
   },
   {
+    code: 'email_dns_test_key',
+    description: 'Test key: no DNS lookup is made, so no evidence about the mail exchanger',
+    withholds: ['email_no_mx'],
+    when: (i) => i.emailDns === 'test_key',
+  },
+  {
     code: 'email_special_use_domain',
     description: 'Special-use domain that takes no Internet mail (RFC 6761, 6762, 7686)',
     withholds: [],

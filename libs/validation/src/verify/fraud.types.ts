@@ -18,6 +18,7 @@ export const FRAUD_REASON_CODES = [
   'email_undeliverable',
   'email_low_score',
   'email_dns_unavailable',
+  'email_dns_test_key',
   'email_special_use_domain',
   'email_clean',
   'email_deliverable',
