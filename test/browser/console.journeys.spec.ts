@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { AccountsService } from '@verity/accounts';
+import { AccountsService, ApiKeysService } from '@verity/accounts';
 import {
   ADMIN_TOKEN,
   freePort,
@@ -302,6 +302,23 @@ describe('console journeys in Chromium', () => {
       .filter({ hasText: /^1000$/ })
       .waitFor();
     assert.equal(await cell('email_validate').textContent(), '3');
+
+    // Calls with a test key are free and shown apart, under "Test calls".
+    const testKey = await stack.app
+      .get(ApiKeysService)
+      .create(dev.accountId, 'ci', undefined, 'test');
+    const test = stack.client.withKey(testKey.key);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await test.post('/v1/email/validate', { email: 'a@example.com' })).status, 200);
+    await page.getByLabel('Key').selectOption('');
+    await cell('batch_row')
+      .filter({ hasText: new RegExp(`^${2 * ROWS}$`) })
+      .waitFor({ state: 'attached' });
+    assert.equal(await cell('email_validate').textContent(), '3');
+    await page.getByRole('radio', { name: 'Test calls' }).check();
+    await cell('email_validate').filter({ hasText: /^2$/ }).waitFor({ state: 'attached' });
+    assert.equal(await cell('batch_row').count(), 0);
+    await page.getByRole('radio', { name: 'Calls', exact: true }).check();
   });
 
   it('the billing page shows what was bought and spent: calls per key, the batch charge, no lease bookkeeping', async (t) => {

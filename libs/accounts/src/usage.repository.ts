@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type {
   CREDIT_COST,
+  KeyMode,
   StatementCalls,
   StatementGranularity,
   UsageDay,
@@ -11,31 +12,55 @@ import { CONSOLE_KEY_ID } from './ledger.repository';
 const BATCH_OPERATION: keyof typeof CREDIT_COST = 'batch_row';
 import { DataSource } from 'typeorm';
 
+/** Test calls of one key and operation in one hour. */
+export interface TestCalls {
+  accountId: string;
+  keyId: string;
+  operation: string;
+  hour: Date;
+  calls: number;
+}
+
+/** Where the usage of each key mode is: test calls move no credits, so they have no column. */
+const USAGE_OF: Record<KeyMode, { table: string; credits: string }> = {
+  live: { table: 'usage_hourly', credits: 'sum(credits)' },
+  test: { table: 'usage_test_hourly', credits: '0' },
+};
+
 /**
- * Reads usage_hourly, the one place usage is read from. Its rows are written with the ledger
- * rows they count (LedgerRepository, LeaseRepository), so a 30-day chart reads at most 720
- * hours × operations × keys rows and never scans the ledger.
+ * Reads usage_hourly, the one place usage is read from, and usage_test_hourly. The rows of
+ * usage_hourly are written with the ledger rows they count (LedgerRepository,
+ * LeaseRepository), so a 30-day chart reads at most 720 hours × operations × keys rows and
+ * never scans the ledger. usage_test_hourly counts the calls of test keys, which move no
+ * credits (`addTestCalls`).
  */
 @Injectable()
 export class UsageRepository {
   constructor(private readonly db: DataSource) {}
 
   /**
-   * The last `days` UTC days (today included), per day and operation; `keyId` filters. A call
-   * refunded in a later hour than it was charged nets to zero: such a day has no usage of it.
+   * The last `days` UTC days (today included), per day and operation, of the calls of `mode`
+   * keys; `keyId` filters. A call refunded in a later hour than it was charged nets to zero:
+   * such a day has no usage of it. Test calls cost no credits (0).
    */
-  async daily(accountId: string, days: number, keyId: string | null = null): Promise<UsageDay[]> {
+  async daily(
+    accountId: string,
+    days: number,
+    keyId: string | null = null,
+    mode: KeyMode = 'live',
+  ): Promise<UsageDay[]> {
+    const { table, credits } = USAGE_OF[mode];
     const rows = await this.db.query<
       { day: string; operation: string; calls: string; credits: string }[]
     >(
       `SELECT to_char(date_trunc('day', hour AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, operation,
-              sum(calls) AS calls, sum(credits) AS credits
-       FROM usage_hourly
+              sum(calls) AS calls, ${credits} AS credits
+       FROM ${table}
        WHERE account_id = $1
          AND hour >= (date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => $2 - 1)) AT TIME ZONE 'UTC'
          AND ($3::uuid IS NULL OR key_id = $3::uuid)
        GROUP BY 1, 2
-       HAVING sum(calls) <> 0 OR sum(credits) <> 0
+       HAVING sum(calls) <> 0 OR ${credits} <> 0
        ORDER BY 1, 2`,
       [accountId, days, keyId],
     );
@@ -87,5 +112,22 @@ export class UsageRepository {
       calls: Number(r.calls),
       credits: Number(r.credits),
     }));
+  }
+
+  /** Adds test calls to usage_test_hourly, every row in one statement. */
+  async addTestCalls(rows: TestCalls[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.query(
+      `INSERT INTO usage_test_hourly AS u (account_id, hour, operation, key_id, calls)
+       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::uuid[], $5::bigint[])
+       ON CONFLICT (account_id, hour, operation, key_id) DO UPDATE SET calls = u.calls + EXCLUDED.calls`,
+      [
+        rows.map((r) => r.accountId),
+        rows.map((r) => r.hour),
+        rows.map((r) => r.operation),
+        rows.map((r) => r.keyId),
+        rows.map((r) => r.calls),
+      ],
+    );
   }
 }

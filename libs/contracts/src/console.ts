@@ -60,11 +60,15 @@ export interface UsageDay {
   credits: number;
 }
 
-/** GET /usage: the last `days` days of every operation, optionally of one key. */
+/**
+ * GET /usage: the last `days` days of every operation, optionally of one key. `data` counts live
+ * calls; `test_calls` the calls of test keys, which cost nothing (`credits` 0).
+ */
 export interface ConsoleUsage {
   days: number;
   operations: string[];
   data: UsageDay[];
+  test_calls: UsageDay[];
 }
 
 /** GET /keys. */

@@ -129,6 +129,7 @@ export class BatchUploadService {
         id: jobId,
         accountId: principal.accountId,
         keyId: principal.keyId,
+        mode: principal.mode,
         type: upload.type,
         totalRows: upload.rows,
         uploadKey: key,

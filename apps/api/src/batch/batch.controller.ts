@@ -88,7 +88,7 @@ export class BatchController {
     // An ApiCall route: polled by every client waiting on a job, so it takes the one-pass path.
     const { jobId } = request.params;
     const job = isJobId(jobId)
-      ? await this.repository.findForAccount(principal.accountId, jobId)
+      ? await this.repository.findForAccount(principal.accountId, principal.mode, jobId)
       : null;
     if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
     return this.jobs.view(job, localBaseUrl(request));

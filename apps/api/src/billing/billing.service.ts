@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { CreditLeases, CreditsService, type LeaseHold, type Principal } from '@verity/accounts';
+import {
+  CreditLeases,
+  CreditsService,
+  KeyActivityRecorder,
+  type LeaseHold,
+  type Principal,
+} from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import type { CreditLedgerMovement } from '@verity/observability';
 import { CREDIT_COST, type CreditOperation } from '@verity/contracts';
@@ -21,7 +27,9 @@ function usageOf(principal: Principal, operation: CreditOperation): CallUsage {
  * paid upstream such as HLR and concurrent calls cannot overdraw: from this instance's credit
  * lease when the account has one (no database round trip), else by a direct debit in the
  * ledger. A failed call gives its credits back (to the lease, or by a refund in the ledger), so
- * a 4xx/5xx answer costs nothing. docs/credits.md has the design.
+ * a 4xx/5xx answer costs nothing. A test key's call is never charged: it runs the same work,
+ * reports what it would cost live and is counted apart (KeyActivityRecorder). docs/credits.md has
+ * the design.
  */
 @Injectable()
 export class BillingService {
@@ -29,6 +37,7 @@ export class BillingService {
     private readonly credits: CreditsService,
     private readonly leases: CreditLeases,
     private readonly metrics: ApiMetrics,
+    private readonly activity: KeyActivityRecorder,
   ) {}
 
   async charge<T extends object>(
@@ -38,6 +47,11 @@ export class BillingService {
     work: () => Promise<T> | T,
   ): Promise<T & { credits_used: number }> {
     const cost = CREDIT_COST[operation];
+    if (principal.mode === 'test') {
+      const result = await work();
+      this.activity.testCall(principal, operation);
+      return { ...result, credits_used: cost };
+    }
     // From the lease as it stands when it holds enough (no promise), else by `take`, which may
     // reserve a block first.
     const hold =

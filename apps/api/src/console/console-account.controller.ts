@@ -1,7 +1,12 @@
 import { Controller, Get, Inject, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CreditLeases, LedgerRepository, UsageRepository } from '@verity/accounts';
+import {
+  CreditLeases,
+  KeyActivityRecorder,
+  LedgerRepository,
+  UsageRepository,
+} from '@verity/accounts';
 import type { LedgerPage } from '@verity/contracts/wire';
 import { BatchJobRepository } from '@verity/batch';
 import { VerityError } from '@verity/common';
@@ -54,6 +59,7 @@ export class ConsoleAccountController {
   constructor(
     private readonly credits: CreditLeases,
     private readonly usage: UsageRepository,
+    private readonly activity: KeyActivityRecorder,
     private readonly ledger: LedgerRepository,
     private readonly jobs: BatchJobRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -61,10 +67,10 @@ export class ConsoleAccountController {
 
   @Get('overview')
   async overview(@Req() request: FastifyRequest): Promise<ConsoleOverview> {
-    const { accountId } = request.principal!;
+    const { accountId, mode } = request.principal!;
     const [balance, jobs] = await Promise.all([
       this.credits.balance(accountId),
-      this.jobs.listForAccount(accountId, 5),
+      this.jobs.listForAccount(accountId, mode, 5),
     ]);
     return {
       account_id: accountId,
@@ -80,11 +86,17 @@ export class ConsoleAccountController {
     @Query('key_id') keyId: string | undefined,
   ): Promise<ConsoleUsage> {
     const key = keyId ? uuidParam(keyId, 'key') : null;
-    await this.credits.settleNow(request.principal!.accountId);
+    const { accountId } = request.principal!;
+    await Promise.all([this.credits.settleNow(accountId), this.activity.flush()]);
+    const [data, testCalls] = await Promise.all([
+      this.usage.daily(accountId, USAGE_DAYS, key),
+      this.usage.daily(accountId, USAGE_DAYS, key, 'test'),
+    ]);
     return {
       days: USAGE_DAYS,
       operations: Object.keys(CREDIT_COST),
-      data: await this.usage.daily(request.principal!.accountId, USAGE_DAYS, key),
+      data,
+      test_calls: testCalls,
     };
   }
 

@@ -27,7 +27,11 @@ export class ConsoleBatchController {
   @Get()
   @NoStore()
   async list(@Req() request: FastifyRequest): Promise<ConsoleBatchJobs> {
-    const jobs = await this.repository.listForAccount(request.principal!.accountId, 50);
+    const jobs = await this.repository.listForAccount(
+      request.principal!.accountId,
+      request.principal!.mode,
+      50,
+    );
     return { data: await Promise.all(jobs.map((j) => this.withResult(j, request))) };
   }
 
@@ -45,7 +49,11 @@ export class ConsoleBatchController {
     @Req() request: FastifyRequest,
     @Param('jobId') jobId: string,
   ): Promise<ConsoleBatchJob> {
-    const job = await this.repository.findForAccount(request.principal!.accountId, jobId);
+    const job = await this.repository.findForAccount(
+      request.principal!.accountId,
+      request.principal!.mode,
+      jobId,
+    );
     if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
     return this.withResult(job, request);
   }

@@ -67,7 +67,8 @@ export class ConsoleWebhookEvents {
     if (!delivery) throw new VerityError('not_found', `webhook delivery ${deliveryId} not found`);
     if (delivery.job_id === null)
       throw new VerityError('validation_error', 'A test event is not resent: send a new one.');
-    const job = await this.jobs.findForAccount(accountId, delivery.job_id);
+    // The console works on live jobs only; a test job's webhook is not resent from it.
+    const job = await this.jobs.findForAccount(accountId, 'live', delivery.job_id);
     if (!job?.webhookUrl)
       throw new VerityError('not_found', `batch job ${delivery.job_id} no longer exists`);
     const latest = await this.deliveries.latestOfJob(accountId, job.id);

@@ -11,7 +11,7 @@ const CONSOLE_KEY_ID = '00000000-0000-0000-0000-000000000000';
 
 export function OverviewPage() {
   const [keyId, setKeyId] = useState('');
-  const [measure, setMeasure] = useState<Measure>('calls');
+  const [measure, setMeasure] = useState<Measure | 'test'>('calls');
   const overview = useLoad(() => api<ConsoleOverview>('GET', '/overview'));
   const keys = useLoad(() => api<ConsoleApiKeys>('GET', '/keys'));
   const usage = useLoad(
@@ -19,6 +19,7 @@ export function OverviewPage() {
     [keyId],
   );
   const days = useMemo(() => lastDays(usage.value?.days ?? 30), [usage.value]);
+  const shown = measure === 'test' ? usage.value?.test_calls : usage.value?.data;
 
   return (
     <>
@@ -49,7 +50,7 @@ export function OverviewPage() {
           </select>
           <fieldset class="toggle">
             <legend>Show</legend>
-            {(['calls', 'credits'] as const).map((m) => (
+            {(['calls', 'credits', 'test'] as const).map((m) => (
               <label key={m}>
                 <input
                   type="radio"
@@ -58,25 +59,32 @@ export function OverviewPage() {
                   checked={measure === m}
                   onChange={() => setMeasure(m)}
                 />
-                {m === 'calls' ? 'Calls' : 'Credits'}
+                {m === 'calls' ? 'Calls' : m === 'credits' ? 'Credits' : 'Test calls'}
               </label>
             ))}
           </fieldset>
         </div>
         <ErrorNote error={usage.error} />
-        {!usage.value ? (
+        {!usage.value || !shown ? (
           <Loading label="usage" />
-        ) : usage.value.data.length === 0 ? (
-          <Empty>
-            No calls in the last 30 days{keyId ? ' with this key' : ''}. Create a key on the API
-            keys page and call <code>/v1/ping</code>, or try the Playground.
-          </Empty>
+        ) : shown.length === 0 ? (
+          measure === 'test' ? (
+            <Empty>
+              No calls with test keys in the last 30 days{keyId ? ' with this key' : ''}. Test keys
+              (<code>vrt_test_…</code>) are free and counted here, apart from live usage.
+            </Empty>
+          ) : (
+            <Empty>
+              No calls in the last 30 days{keyId ? ' with this key' : ''}. Create a key on the API
+              keys page and call <code>/v1/ping</code>, or try the Playground.
+            </Empty>
+          )
         ) : (
           <UsageChart
             days={days}
             operations={usage.value.operations}
-            data={usage.value.data}
-            measure={measure}
+            data={shown}
+            measure={measure === 'test' ? 'calls' : measure}
           />
         )}
       </section>

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThanOrEqual, type UpdateQueryBuilder } from 'typeorm';
-import type { BatchJobError, BatchType } from '@verity/contracts';
+import type { BatchJobError, BatchType, KeyMode } from '@verity/contracts';
 import {
   AccountEntity,
   BatchChunkEntity,
@@ -16,6 +16,8 @@ export interface NewBatchJob {
   accountId: string;
   /** The API key that created the job (CONSOLE_KEY_ID from the console); usage is counted on it. */
   keyId: string | null;
+  /** The mode of that key (live when absent): a test job is free and shows only to test keys. */
+  mode?: KeyMode;
   type: BatchType;
   totalRows: number;
   uploadKey: string;
@@ -53,7 +55,9 @@ export async function updateJobReturning(
  * The job lifecycle on the batch_jobs and batch_chunks tables, through TypeORM (repositories,
  * query builder); the assembly claim and the end of a done job are in BatchAssemblyRepository,
  * retention, recovery and the no-progress report in BatchJobHousekeeping.
- * Raw SQL only for the group commit of chunk completions, with its reason. Reads on behalf of a tenant take its account id (`…ForAccount`); the
+ * Raw SQL only for the group commit of chunk completions, with its reason. Reads on behalf of a
+ * tenant take its account id and the caller's key mode (`…ForAccount`: test and live jobs never
+ * show to each other); the
  * `…ForWorker` reads are for the pipeline and the signed download, where the job id itself is
  * the authority (it came from a trusted queue or a valid signature).
  */
@@ -73,19 +77,20 @@ export class BatchJobRepository {
     return updateJobReturning(db, build);
   }
 
-  /** A tenant's job, or null for an unknown id or another account's job. */
+  /** A tenant's job of `mode`, or null for an unknown id, another account's or mode's job. */
   findForAccount(
     accountId: string,
+    mode: KeyMode,
     jobId: string,
     db: Db = this.db,
   ): Promise<BatchJobRecord | null> {
-    return this.jobs(db).findOneBy({ id: jobId, accountId });
+    return this.jobs(db).findOneBy({ id: jobId, accountId, mode });
   }
 
-  /** A tenant's most recent jobs, newest first. */
-  listForAccount(accountId: string, limit: number): Promise<BatchJobRecord[]> {
+  /** A tenant's most recent jobs of `mode`, newest first. */
+  listForAccount(accountId: string, mode: KeyMode, limit: number): Promise<BatchJobRecord[]> {
     return this.jobs().find({
-      where: { accountId },
+      where: { accountId, mode },
       order: { createdAt: 'DESC', id: 'DESC' },
       take: limit,
     });

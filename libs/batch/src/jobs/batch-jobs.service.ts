@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
 import {
   BATCH_DEBIT_REASON,
   BATCH_REFUND_REASON,
@@ -26,7 +26,8 @@ export interface CreatedJob {
 
 /**
  * Batch job lifecycle with its money: creation debits every row in the same transaction as the
- * insert; failure refunds the unprocessed rows in the same transaction as the status change.
+ * insert; failure refunds the unprocessed rows in the same transaction as the status change. A
+ * test job (created with a test key) moves no credits: no debit, no 402, no refund.
  * Transitions are guarded in SQL (`WHERE status = …`), so a replayed step is a no-op.
  */
 @Injectable()
@@ -57,8 +58,8 @@ export class BatchJobsService {
   }
 
   /**
-   * In one transaction: replays an Idempotency-Key (same request → same job; another request
-   * with the key → 422), enforces BATCH_MAX_ACTIVE_JOBS, debits `totalRows` credits (402) and
+   * In one transaction: replays an Idempotency-Key (same request of the same mode → same job;
+   * another request with the key → 422), enforces BATCH_MAX_ACTIVE_JOBS, debits `totalRows` credits (402) and
    * inserts the queued job. The account row lock serialises an account's creations.
    */
   async create(job: NewBatchJob): Promise<CreatedJob> {
@@ -75,7 +76,7 @@ export class BatchJobsService {
         );
         if (earlier) {
           await runner.rollbackTransaction();
-          if (earlier.requestHash !== job.requestHash) {
+          if (earlier.requestHash !== job.requestHash || earlier.mode !== (job.mode ?? 'live')) {
             throw new VerityError(
               'unprocessable',
               'Idempotency-Key was already used for a different batch request (type, file or webhook_url differ)',
@@ -90,21 +91,7 @@ export class BatchJobsService {
       ) {
         throw this.tooManyActive();
       }
-      const cost = job.totalRows * CREDIT_COST.batch_row;
-      const { balanceBefore, outcomes } = await this.ledger.applyMovementsIn(
-        runner,
-        job.accountId,
-        [
-          {
-            delta: -cost,
-            reason: BATCH_DEBIT_REASON,
-            reference: job.id,
-            keyId: job.keyId,
-            usage: { operation: 'batch_row', calls: job.totalRows },
-          },
-        ],
-      );
-      if (outcomes[0] === null) throw this.credits.insufficient(cost, balanceBefore);
+      if (job.mode !== 'test') await this.debit(job, runner);
       const created = await this.jobs.insert(job, runner);
       await runner.commitTransaction();
       this.metrics?.batchJobs.inc({ status: 'queued' });
@@ -115,6 +102,21 @@ export class BatchJobsService {
     } finally {
       await runner.release();
     }
+  }
+
+  /** Debits every row of a live job (402 when the balance is short). */
+  private async debit(job: NewBatchJob, runner: QueryRunner): Promise<void> {
+    const cost = job.totalRows * CREDIT_COST.batch_row;
+    const { balanceBefore, outcomes } = await this.ledger.applyMovementsIn(runner, job.accountId, [
+      {
+        delta: -cost,
+        reason: BATCH_DEBIT_REASON,
+        reference: job.id,
+        keyId: job.keyId,
+        usage: { operation: 'batch_row', calls: job.totalRows },
+      },
+    ]);
+    if (outcomes[0] === null) throw this.credits.insufficient(cost, balanceBefore);
   }
 
   /**
@@ -142,7 +144,7 @@ export class BatchJobsService {
         return null;
       }
       const unprocessed = job.totalRows - (await this.jobs.recordedRows(jobId, runner));
-      const refund = unprocessed * CREDIT_COST.batch_row;
+      const refund = job.mode !== 'test' ? unprocessed * CREDIT_COST.batch_row : 0;
       if (refund > 0) {
         await this.ledger.applyMovementsIn(runner, job.accountId, [
           {

@@ -9,6 +9,7 @@ import { BatchChunkProgress1739000000000 } from './1739000000000-batch-chunk-pro
 import { WebhookDeliveryTarget1739200000000 } from './1739200000000-webhook-delivery-target';
 import { BatchJobFileName1739500000000 } from './1739500000000-batch-job-file-name';
 import { TestMode1740000000000 } from './1740000000000-test-mode';
+import { TestUsage1740100000000 } from './1740100000000-test-usage';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   WebhookDeliveryTarget1739200000000,
   BatchJobFileName1739500000000,
   TestMode1740000000000,
+  TestUsage1740100000000,
 ];
