@@ -101,6 +101,17 @@ describe('test keys: batch jobs are free and apart from live jobs', () => {
     assert.equal(listed.status, 200);
     assert.deepEqual(listed.body.data, []);
     assert.deepEqual((await browser.get('/overview')).body.recent_jobs, []);
+    // Its webhook was delivered and recorded, but the console's delivery list is the live one.
+    await eventually(async () => {
+      const [{ count }] = await stack.dataSource.query(
+        'SELECT count(*)::int AS count FROM webhook_deliveries WHERE job_id = $1',
+        [id],
+      );
+      return count > 0 ? true : undefined;
+    }, `delivery of ${id} recorded`);
+    const deliveries = await browser.get('/webhooks');
+    assert.equal(deliveries.status, 200);
+    assert.ok(deliveries.body.data.every((d: { job_id: string | null }) => d.job_id !== id));
   });
 
   it('a test key gets 404 for a live job of its own account', async () => {

@@ -26,6 +26,11 @@ interface DeliveryRow {
 }
 
 const COLUMNS = 'id, job_id, url, attempt, attempted_at, status_code, error, next_retry_at';
+/**
+ * The console lists what live keys did: deliveries of a test key's jobs stay out of its list
+ * (docs/test-mode.md). A test event (no job) is the console's own and is listed.
+ */
+const NOT_A_TEST_JOB = `NOT EXISTS (SELECT 1 FROM batch_jobs j WHERE j.id = d.job_id AND j.mode = 'test')`;
 
 function toDelivery(r: DeliveryRow): WebhookDelivery {
   return {
@@ -60,7 +65,8 @@ export class WebhookDeliveryRepository {
   /** A tenant's most recent attempts, newest first. */
   async listForAccount(accountId: string, limit: number): Promise<WebhookDelivery[]> {
     const rows = await this.db.query<DeliveryRow[]>(
-      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
+      `SELECT ${COLUMNS} FROM webhook_deliveries d
+       WHERE d.account_id = $1 AND ${NOT_A_TEST_JOB} ORDER BY d.id DESC LIMIT $2`,
       [accountId, limit],
     );
     return rows.map(toDelivery);
@@ -69,7 +75,8 @@ export class WebhookDeliveryRepository {
   /** One attempt of the tenant's, or null (another account's id is not found). */
   async findForAccount(accountId: string, id: string): Promise<WebhookDelivery | null> {
     const rows = await this.db.query<DeliveryRow[]>(
-      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE account_id = $1 AND id = $2`,
+      `SELECT ${COLUMNS} FROM webhook_deliveries d
+       WHERE d.account_id = $1 AND d.id = $2 AND ${NOT_A_TEST_JOB}`,
       [accountId, id],
     );
     return rows.length === 0 ? null : toDelivery(rows[0]);
