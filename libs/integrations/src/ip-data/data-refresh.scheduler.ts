@@ -181,6 +181,6 @@ export function warnStale(
     `${downloads}${counted(count, 'open-data list')} missing or late (details in /readyz)` +
       (failed.length > 0
         ? ''
-        : ': run `verity data update`, or let the service refresh them (DATA_REFRESH_INTERVAL=on)'),
+        : ': run `node bin/verity.js data update` (in the image: `node dist/apps/verity/src/main.js data update`), or let the service refresh them (DATA_REFRESH_INTERVAL=on)'),
   );
 }
