@@ -1,8 +1,18 @@
-import { VerityError } from '@verity/common';
 import { DEFAULT_MAX_LINE_BYTES, type UploadLimits } from './csv.grammar';
 import { COMMA, CR, LF, onlyPlainLines, PLAIN, QUOTE, SPACE, TAB } from './csv.bytes';
 import { isHeaderName } from './header.names';
-import { afterQuoteError, columnsError, lineTooLong, tooManyRows, utf8Error } from './input.errors';
+import { LeadingBom } from './leading-bom';
+import {
+  afterQuoteError,
+  columnsError,
+  fileTooLarge,
+  innerBomError,
+  lineTooLong,
+  noRowsError,
+  tooManyRows,
+  unclosedQuoteError,
+  utf8Error,
+} from './input.errors';
 
 // The one reader of the batch input format, used at upload (to accept or refuse the file) and
 // by the splitter (to cut it into chunks). A byte-level state machine that validates UTF-8 and
@@ -17,9 +27,6 @@ const UNQUOTED = 1; // inside an unquoted value
 const QUOTED = 2; // inside "..."
 const QUOTE_SEEN = 3; // a quote inside "...": either the closing one or the first of ""
 const AFTER_QUOTED = 4; // after the closing quote: only spaces/tabs may follow
-
-// The UTF-8 byte order mark; dropped when it opens the file (and only then).
-const BOM = [0xef, 0xbb, 0xbf];
 
 /**
  * Called for each row, in order, with its value: bytes `start` … `end` of `bytes` (UTF-8, quotes
@@ -45,8 +52,7 @@ export class InputReader {
   private state = LEAD;
   private hasContent = false;
   private prevCR = false;
-  private bomMatched = 0; // BOM bytes matched at the start of the file; 3 = settled
-  private bomSettled = false;
+  private readonly leadingBom = new LeadingBom();
   // UTF-8 decoder state: continuation bytes still needed and the accepted range of the next one.
   private need = 0;
   private lo = 0x80;
@@ -89,14 +95,14 @@ export class InputReader {
   /** Reads one chunk; throws a VerityError at the first violation. */
   write(chunk: Buffer): void {
     const base = this.bytes;
-    if (base + chunk.length > this.maxBytes) {
-      throw new VerityError(
-        'payload_too_large',
-        `file is larger than the limit of ${this.maxBytes} bytes`,
-      );
-    }
+    if (base + chunk.length > this.maxBytes) throw fileTooLarge(this.maxBytes);
     this.bytes = base + chunk.length;
-    const from = this.bomSettled ? 0 : this.scanBom(chunk);
+    let from = 0;
+    if (!this.leadingBom.settled) {
+      const taken = this.leadingBom.take(chunk);
+      if (taken.replay) this.scan(taken.replay, 0, 0);
+      from = taken.from;
+    }
     this.scan(chunk, from, base);
   }
 
@@ -314,12 +320,7 @@ export class InputReader {
   /** Finishes the file: a last line without newline counts; zero rows → 422. */
   end(): number {
     this.finish();
-    if (this.rowCount === 0) {
-      throw new VerityError(
-        'unprocessable',
-        this.headerSkipped ? 'file has a header line but no rows' : 'file is empty',
-      );
-    }
+    if (this.rowCount === 0) throw noRowsError(this.headerSkipped);
     return this.rowCount;
   }
 
@@ -334,32 +335,12 @@ export class InputReader {
 
   /** Finishes the file like `end`, but a file without rows is not an error (the split). */
   finish(): number {
-    if (this.need > 0 || (!this.bomSettled && this.bomMatched > 0)) {
+    if (this.need > 0 || this.leadingBom.truncated) {
       // A truncated sequence at the end, or a file that is only the start of a BOM.
       throw utf8Error(this.seqStart);
     }
     this.endLine(null, -1, -1);
     return this.rowCount;
-  }
-
-  // Matches the BOM over the first three bytes of the file, whichever chunks they arrive in.
-  // Returns the index in `chunk` where ordinary scanning resumes.
-  private scanBom(chunk: Uint8Array): number {
-    let i = 0;
-    while (i < chunk.length && this.bomMatched < 3) {
-      if (chunk[i] !== BOM[this.bomMatched]) {
-        // Not a BOM after all: the bytes matched so far (0xEF or 0xEF 0xBB, file offsets 0..)
-        // are ordinary content and are scanned now.
-        const matched = this.bomMatched;
-        this.bomSettled = true;
-        if (matched > 0) this.scan(Buffer.from(BOM.slice(0, matched)), 0, 0);
-        return i;
-      }
-      this.bomMatched++;
-      i++;
-    }
-    if (this.bomMatched === 3) this.bomSettled = true;
-    return i;
   }
 
   // U+FEFF after the start of the file is refused: it is invisible, has no place in an email,
@@ -372,12 +353,7 @@ export class InputReader {
     }
     const third = this.bomBytes === 2 && b === 0xbf;
     this.bomBytes = 0;
-    if (third) {
-      throw new VerityError(
-        'unprocessable',
-        `line ${this.line} contains a byte order mark (U+FEFF); only the first line may start with one`,
-      );
-    }
+    if (third) throw innerBomError(this.line);
   }
 
   private push(b: number): void {
@@ -390,12 +366,7 @@ export class InputReader {
 
   // Ends a physical line; an unspilled value is chunk[start … end).
   private endLine(chunk: Buffer | null, start: number, end: number): void {
-    if (this.state === QUOTED) {
-      throw new VerityError(
-        'unprocessable',
-        `line ${this.line}: quoted value is not closed (a quoted value may not span lines)`,
-      );
-    }
+    if (this.state === QUOTED) throw unclosedQuoteError(this.line);
     if (this.hasContent) this.takeValue(chunk, start, end);
     this.spilled = false;
     this.valueLen = 0;
