@@ -137,6 +137,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     const { created, polls, final } = await runJob('email', rows.join('\n') + '\n');
     assert.deepEqual(Object.keys(created.body).sort(), [
       'created_at',
+      'file_name',
       'id',
       'processed_rows',
       'result_url',

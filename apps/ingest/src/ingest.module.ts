@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BatchJobsModule } from '@verity/batch';
 import { AssemblerService } from './assembler/assembler.service';
-import { JobFinisher } from './assembler/job-finisher';
+import { JobFinisher } from '@verity/batch';
 import { JobIdleSource } from './recovery/job-idle.source';
 import { JobRecoveryService } from './recovery/job-recovery.service';
 import { StorageRetentionService } from './retention/storage-retention.service';

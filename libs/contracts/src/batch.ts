@@ -9,12 +9,14 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
  * `unprocessable` — the file cannot be processed as uploaded (retrying the same file fails
  * the same way); `internal_error` — the service could not process it (the upload was lost, a
  * chunk failed on every attempt); `service_unavailable` — a dependency stayed unreachable for
- * longer than the job may wait. Unprocessed rows are refunded in every case.
+ * longer than the job may wait; `cancelled` — the account cancelled it (DELETE /v1/batch/{jobId}).
+ * Unprocessed rows are refunded in every case.
  */
 export const BATCH_ERROR_CODES = [
   'unprocessable',
   'internal_error',
   'service_unavailable',
+  'cancelled',
 ] as const;
 export type BatchErrorCode = (typeof BATCH_ERROR_CODES)[number];
 
@@ -24,7 +26,10 @@ export interface BatchJobError {
   message: string;
 }
 
-/** BatchJob as the spec shows it, plus `error` (added within v1: present only when failed). */
+/**
+ * BatchJob as the spec shows it, plus (added within v1) `file_name` and `error` (present only
+ * when failed).
+ */
 export interface BatchJob {
   id: string;
   status: BatchStatus;
@@ -33,6 +38,27 @@ export interface BatchJob {
   processed_rows: number;
   result_url: string | null;
   created_at: string;
+  /** The uploaded file's name (base name, control characters removed); null when none was sent. */
+  file_name: string | null;
   /** Present only when status is failed. */
   error?: BatchJobError;
 }
+
+/**
+ * Which result columns a batch file gets (`fields` form field): `spec` — the spec's columns
+ * (the default); `all` — also the fields the single-call answers carry that the spec's file
+ * leaves out (docs/batch.md, "Result columns").
+ */
+export const BATCH_RESULT_FIELDS = ['spec', 'all'] as const;
+export type BatchResultFields = (typeof BATCH_RESULT_FIELDS)[number];
+
+/** GET /v1/batch: a page of the caller's jobs, newest first. */
+export interface BatchJobList {
+  data: BatchJob[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** Jobs per page of GET /v1/batch: `limit` defaults to this and may be at most BATCH_LIST_MAX. */
+export const BATCH_LIST_DEFAULT = 20;
+export const BATCH_LIST_MAX = 100;

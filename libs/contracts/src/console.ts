@@ -38,9 +38,11 @@ export interface ConsoleBatchJob extends ConsoleJob {
   result_url: string | null;
 }
 
-/** GET /batch: the account's latest jobs, newest first. */
+/** GET /batch?cursor=&status=: a page of the account's jobs, newest first (GET /v1/batch's paging). */
 export interface ConsoleBatchJobs {
   data: ConsoleBatchJob[];
+  /** The next page's cursor; null on the last page. */
+  next_cursor: string | null;
 }
 
 /** GET /overview. */

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { KEY_MODES } from './account';
-import { BATCH_TYPES } from './batch';
+import {
+  BATCH_LIST_DEFAULT,
+  BATCH_LIST_MAX,
+  BATCH_RESULT_FIELDS,
+  BATCH_STATUSES,
+  BATCH_TYPES,
+} from './batch';
 
 // Request bodies of the JSON endpoints. Unknown fields are ignored (forward compatible);
 // `strictObject` is not used so that clients can send extra context safely.
@@ -72,10 +78,46 @@ export const batchCreateForm = z.object({
   file: z
     .file()
     .describe(
-      'Single-column CSV, UTF-8: one value per line. A first line that is a column name (email, phone, ip, e-mail, phone_number, ip_address, …) is a header: skipped and not charged (docs/batch.md)',
+      'CSV, UTF-8. Without `column`: single-column, one value per line; a first line that is a column name (email, phone, ip, e-mail, phone_number, ip_address, …) is a header: skipped and not charged. With `column`: RFC 4180 with any number of columns (docs/batch.md, "Multi-column files")',
     ),
   webhook_url: z
     .string()
     .optional()
     .describe('http(s) URL that receives a signed POST when the job ends (docs/batch.md)'),
+  column: z
+    .string()
+    .optional()
+    .describe(
+      'Added in v1: the column to validate in a multi-column file, as its header name or a 1-based index. The result keeps every input column and appends the result columns (docs/batch.md, "Multi-column files")',
+    ),
+  header: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      'Added in v1, with `column`: whether the first line is a header (never a row, never charged). Default: true when `column` is a name; with an index, a first value that is a column name is a header',
+    ),
+  fields: z
+    .enum(BATCH_RESULT_FIELDS)
+    .optional()
+    .describe(
+      'Added in v1: `spec` (default) writes the spec\'s result columns; `all` adds the fields the single-call answers carry (docs/batch.md, "Result columns")',
+    ),
 });
+
+/** The query of GET /v1/batch (a page of the caller's jobs, newest first). */
+export const batchListQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be >= 1')
+    .max(BATCH_LIST_MAX, `must be <= ${BATCH_LIST_MAX}`)
+    .default(BATCH_LIST_DEFAULT)
+    .describe(`Jobs per page, 1 to ${BATCH_LIST_MAX} (default ${BATCH_LIST_DEFAULT})`),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('next_cursor of the previous page; absent for the first page'),
+  status: z.enum(BATCH_STATUSES).optional().describe('Only jobs in this state'),
+});
+export type BatchListQuery = z.infer<typeof batchListQuery>;

@@ -128,11 +128,25 @@ export const batchJobSchema = z.object({
   processed_rows: z.number().int(),
   result_url: z.string().nullable(),
   created_at: z.string().describe('ISO 8601 timestamp'),
+  file_name: z
+    .string()
+    .nullable()
+    .describe(
+      "Added in v1: the uploaded file's name (base name, control characters removed, at most 255 characters); null when the upload named none",
+    ),
   error: batchJobErrorSchema
     .optional()
     .describe(
       'Added in v1 (fields are only added): present only when status is failed; why the job failed, in the shape of an error body. Unprocessed rows are refunded.',
     ),
+});
+
+export const batchJobListSchema = z.object({
+  data: z.array(batchJobSchema).describe('Newest first'),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe('Pass as cursor for the next page; null on the last page'),
 });
 
 export const errorDetailSchema = z.object({

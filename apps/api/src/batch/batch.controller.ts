@@ -1,10 +1,29 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiHeader, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
-import { BatchJobRepository, BatchJobsService } from '@verity/batch';
+import { BatchJobRepository, BatchJobsService, JobFinisher } from '@verity/batch';
 import { VerityError } from '@verity/common';
-import { batchCreateForm, batchJobSchema, type BatchJob } from '@verity/contracts';
+import {
+  batchCreateForm,
+  batchJobListSchema,
+  batchJobSchema,
+  batchListQuery,
+  type BatchJob,
+  type BatchJobList,
+  type BatchListQuery,
+} from '@verity/contracts';
 import { ApiCall } from '../auth/api-call.hook';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal } from '../auth/principal.decorator';
@@ -14,6 +33,7 @@ import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { BatchDownloadService } from './batch-download.service';
 import { BatchUploadService, isJobId } from './batch-upload.service';
 import { NoStore } from '../http/no-store';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
 
 const JOB_ID = {
   name: 'jobId',
@@ -30,7 +50,42 @@ export class BatchController {
     private readonly downloads: BatchDownloadService,
     private readonly jobs: BatchJobsService,
     private readonly repository: BatchJobRepository,
+    private readonly finisher: JobFinisher,
   ) {}
+
+  @Get()
+  @NoStore()
+  @UseGuards(ApiKeyGuard, RateLimitGuard)
+  @ApiDoc({
+    operationId: 'listBatches',
+    summary: 'The caller’s batch jobs, newest first, a page at a time (added in v1)',
+    ok: batchJobListSchema,
+    okDescription: 'A page of jobs and the cursor of the next one (docs/batch.md, "Listing jobs")',
+    errors: [400, 401, 429],
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    description: 'next_cursor of the previous page',
+    schema: { type: 'string' },
+  })
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    schema: { type: 'string', enum: ['queued', 'processing', 'done', 'failed'] },
+  })
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query(new ZodBodyPipe(batchListQuery)) query: BatchListQuery,
+    @Req() request: FastifyRequest,
+  ): Promise<BatchJobList> {
+    return this.jobs.list(principal.accountId, principal.mode, query, localBaseUrl(request));
+  }
 
   @Post()
   @NoStore()
@@ -91,6 +146,31 @@ export class BatchController {
       ? await this.repository.findForAccount(principal.accountId, principal.mode, jobId)
       : null;
     if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
+    return this.jobs.view(job, localBaseUrl(request));
+  }
+
+  @Delete(':jobId')
+  @NoStore()
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard, RateLimitGuard)
+  @ApiDoc({
+    operationId: 'cancelBatch',
+    summary:
+      'Cancel a queued or processing job: failed with error.code cancelled, unprocessed rows refunded (added in v1)',
+    ok: batchJobSchema,
+    okDescription:
+      'The cancelled job; a repeated DELETE answers the same (docs/batch.md, "Cancelling a job")',
+    errors: [401, 404, 422, 429],
+  })
+  @ApiParam(JOB_ID)
+  async cancel(
+    @CurrentPrincipal() principal: Principal,
+    @Param('jobId') jobId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<BatchJob> {
+    if (!isJobId(jobId)) throw new VerityError('not_found', `batch job ${jobId} not found`);
+    const { job, cancelled } = await this.jobs.cancel(principal.accountId, principal.mode, jobId);
+    if (cancelled) await this.finisher.afterEnd(job);
     return this.jobs.view(job, localBaseUrl(request));
   }
 

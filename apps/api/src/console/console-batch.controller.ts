@@ -1,14 +1,20 @@
-import { Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BatchJobRepository, BatchJobsService } from '@verity/batch';
 import { VerityError } from '@verity/common';
-import type { ConsoleBatchJob, ConsoleBatchJobs } from '@verity/contracts';
+import {
+  batchListQuery,
+  type BatchListQuery,
+  type ConsoleBatchJob,
+  type ConsoleBatchJobs,
+} from '@verity/contracts';
 import { BatchUploadService } from '../batch/batch-upload.service';
 import { localBaseUrl } from '../http/public-url';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { consoleJob } from './console-job';
 import { NoStore } from '../http/no-store';
+import { ZodBodyPipe } from '../http/zod-body.pipe';
 
 /**
  * Batch from the browser: the upload streams through the same BatchUploadService as
@@ -26,13 +32,16 @@ export class ConsoleBatchController {
 
   @Get()
   @NoStore()
-  async list(@Req() request: FastifyRequest): Promise<ConsoleBatchJobs> {
-    const jobs = await this.repository.listForAccount(
+  async list(
+    @Req() request: FastifyRequest,
+    @Query(new ZodBodyPipe(batchListQuery)) query: BatchListQuery,
+  ): Promise<ConsoleBatchJobs> {
+    const { jobs, next_cursor } = await this.jobs.page(
       request.principal!.accountId,
       request.principal!.mode,
-      50,
+      query,
     );
-    return { data: await Promise.all(jobs.map((j) => this.withResult(j, request))) };
+    return { data: await Promise.all(jobs.map((j) => this.withResult(j, request))), next_cursor };
   }
 
   @Post()

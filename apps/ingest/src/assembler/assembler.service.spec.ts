@@ -19,7 +19,7 @@ import {
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../ingest.module';
 import { AssemblerService } from './assembler.service';
-import { JobFinisher } from './job-finisher';
+import { JobFinisher } from '@verity/batch';
 
 let offset = 0;
 function report(message: ProgressMessage): BusMessage {

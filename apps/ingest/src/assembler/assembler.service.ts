@@ -34,7 +34,7 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { ChunkRecorder } from './chunk-recorder';
-import { JobFinisher } from './job-finisher';
+import { JobFinisher } from '@verity/batch';
 import { resultFile } from './result-file';
 
 /** How often a report that found another handler assembling its job looks again. */

@@ -20,7 +20,7 @@ import { JOB_QUEUE, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
-import { JobFinisher } from '../assembler/job-finisher';
+import { JobFinisher } from '@verity/batch';
 import { SPLIT_ATTEMPTS, type IngestPayload } from '../splitter/splitter.service';
 import { PeriodicTask } from './periodic-task';
 

@@ -28,7 +28,7 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { BatchJobError } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
-import { JobFinisher } from '../assembler/job-finisher';
+import { JobFinisher } from '@verity/batch';
 import { sizedChunks } from './sized-chunks';
 
 /** Payload of an `ingest` queue job. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThanOrEqual, type UpdateQueryBuilder } from 'typeorm';
-import type { BatchJobError, BatchType, KeyMode } from '@verity/contracts';
+import type { BatchJobError, BatchStatus, BatchType, KeyMode } from '@verity/contracts';
 import {
   AccountEntity,
   BatchChunkEntity,
@@ -94,6 +94,34 @@ export class BatchJobRepository {
       order: { createdAt: 'DESC', id: 'DESC' },
       take: limit,
     });
+  }
+
+  /**
+   * A page of a tenant's jobs of `mode`, newest first in (created_at, id) order: at most `limit`,
+   * only `status` when given, and only those after job `after` (the previous page's last, which
+   * must be the tenant's: a foreign id selects nothing).
+   */
+  listPage(
+    accountId: string,
+    mode: KeyMode,
+    page: { limit: number; after?: string; status?: BatchStatus },
+  ): Promise<BatchJobRecord[]> {
+    const qb = this.jobs()
+      .createQueryBuilder('j')
+      .where('j.account_id = :accountId AND j.mode = :mode', { accountId, mode });
+    if (page.status !== undefined) qb.andWhere('j.status = :status', { status: page.status });
+    if (page.after !== undefined) {
+      qb.andWhere(
+        `(j.created_at, j.id) < (SELECT c.created_at, c.id FROM batch_jobs c
+            WHERE c.id = :after AND c.account_id = :accountId AND c.mode = :mode)`,
+        { after: page.after },
+      );
+    }
+    return qb
+      .orderBy('j.created_at', 'DESC')
+      .addOrderBy('j.id', 'DESC')
+      .limit(page.limit)
+      .getMany();
   }
 
   /** A tenant's job created with `key` as Idempotency-Key. */

@@ -49,6 +49,7 @@ export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): 
     processed_rows: processedRowsOf(job),
     result_url: job.status === 'done' && urls ? resultUrl(job.id, urls) : null,
     created_at: job.createdAt.toISOString(),
+    file_name: job.fileName,
   };
   if (job.status === 'failed') {
     body.error = {

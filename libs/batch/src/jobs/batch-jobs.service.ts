@@ -8,12 +8,20 @@ import {
 } from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { CREDIT_COST, type BatchJob, type BatchJobError } from '@verity/contracts';
+import {
+  CREDIT_COST,
+  type BatchJob,
+  type BatchJobError,
+  type BatchJobList,
+  type BatchListQuery,
+  type KeyMode,
+} from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import type { BatchJobRecord } from './batch-job.record';
 import { BatchJobRepository, type NewBatchJob } from './batch-job.repository';
 import { toBatchJob } from './batch-job.view';
+import { decodeJobCursor, encodeJobCursor } from './job-cursor';
 import { SigningSecretProvider } from './signing-secret.provider';
 
 export { BATCH_DEBIT_REASON, BATCH_REFUND_REASON };
@@ -166,6 +174,81 @@ export class BatchJobsService {
     } finally {
       await runner.release();
     }
+  }
+
+  /**
+   * GET /v1/batch: a page of the tenant's jobs of `mode`, newest first, and the cursor of the
+   * next page (null when this one is the last). A cursor naming no job of the tenant is 400.
+   */
+  async list(
+    accountId: string,
+    mode: KeyMode,
+    query: BatchListQuery,
+    requestBaseUrl?: string,
+  ): Promise<BatchJobList> {
+    const { jobs, next_cursor } = await this.page(accountId, mode, query);
+    return {
+      data: await Promise.all(jobs.map((job) => this.view(job, requestBaseUrl))),
+      next_cursor,
+    };
+  }
+
+  /** The stored jobs of a `list` page (the console shows more of each than BatchJob). */
+  async page(
+    accountId: string,
+    mode: KeyMode,
+    query: BatchListQuery,
+  ): Promise<{ jobs: BatchJobRecord[]; next_cursor: string | null }> {
+    const after = query.cursor === undefined ? undefined : decodeJobCursor(query.cursor);
+    if (after !== undefined && !(await this.jobs.findForAccount(accountId, mode, after))) {
+      throw new VerityError(
+        'validation_error',
+        'cursor is not valid: pass the next_cursor of the previous page',
+      );
+    }
+    // One more than asked for tells whether a next page exists.
+    const found = await this.jobs.listPage(accountId, mode, {
+      limit: query.limit + 1,
+      after,
+      status: query.status,
+    });
+    const jobs = found.slice(0, query.limit);
+    return {
+      jobs,
+      next_cursor: found.length > query.limit ? encodeJobCursor(jobs[jobs.length - 1].id) : null,
+    };
+  }
+
+  /**
+   * DELETE /v1/batch/{jobId}: a queued or processing job of the tenant → failed with
+   * `error.code` cancelled, its unprocessed rows refunded in the same transaction (`fail`).
+   * Idempotent: a job already cancelled comes back as it is (`cancelled` false). 404 for an
+   * unknown job or another tenant's or mode's; 422 for a job that ended otherwise (done, or
+   * failed for another reason). The caller runs the end's follow-up (JobFinisher.afterEnd).
+   */
+  async cancel(
+    accountId: string,
+    mode: KeyMode,
+    jobId: string,
+  ): Promise<{ job: BatchJobRecord; cancelled: boolean }> {
+    const job = await this.jobs.findForAccount(accountId, mode, jobId);
+    if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
+    const failed = await this.fail(jobId, 'cancelled by the account', {
+      code: 'cancelled',
+      message: 'the job was cancelled; unprocessed rows were refunded',
+    });
+    if (failed) return { job: failed, cancelled: true };
+    // It had ended, maybe a moment ago: answer from its final row.
+    const ended = (await this.jobs.findForAccount(accountId, mode, jobId)) ?? job;
+    if (ended.status === 'failed' && ended.failureCode === 'cancelled') {
+      return { job: ended, cancelled: false };
+    }
+    throw new VerityError(
+      'unprocessable',
+      ended.status === 'done'
+        ? `batch job ${jobId} is done: a finished job cannot be cancelled`
+        : `batch job ${jobId} already failed (${ended.failureCode ?? 'internal_error'}): there is nothing to cancel`,
+    );
   }
 
   /** The BatchJob body, with a freshly signed result_url for a done job. */

@@ -16,3 +16,5 @@ export {
 export { BatchJobsModule } from './batch-jobs.module';
 export { SigningSecretProvider } from './signing-secret.provider';
 export { processedRowsOf, resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';
+export { JobFinisher } from './job-finisher';
+export { decodeJobCursor, encodeJobCursor } from './job-cursor';

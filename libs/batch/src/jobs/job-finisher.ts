@@ -1,18 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  BATCH_NAMES,
-  BatchProgressRepository,
-  type BatchNames,
-  enqueueWebhook,
-  partsPrefix,
-  webhookJobId,
-  type BatchJobRecord,
-} from '@verity/batch';
+import { enqueueWebhook } from '../webhooks/webhook.queue';
+import type { BatchJobRecord } from './batch-job.record';
+import { BatchProgressRepository } from './batch-progress.repository';
+import { BATCH_NAMES, partsPrefix, webhookJobId, type BatchNames } from './batch-names';
 import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 
 /**
- * What follows a job's end (done or failed), idempotent so any replay may run it again:
+ * What follows a job's end (done, failed or cancelled), idempotent so any replay may run it again:
  * drop the chunk parts, the upload and the chunks' running counts, and enqueue the webhook (its queue job id is derived
  * from the job id, so a second enqueue is a no-op).
  */
