@@ -68,7 +68,8 @@ export class TableReader {
   private cells = -1;
   private headerText: string | null = null;
   // The record being read: it starts at chunk index `origin` (virtual once spilled: the bytes
-  // before the current chunk are rec.bytes[0 … rec.length)), on line `recLine`; field `cell` is being read.
+  // before the current chunk are rec.bytes[0 … rec.length)) on line `recLine`; `cell` is the
+  // index of the field being read.
   private origin = 0;
   private scanFrom = 0;
   private recLine = 1;
@@ -119,6 +120,7 @@ export class TableReader {
     return this.headerText;
   }
 
+  /** True once a header record has been read. */
   get hasHeader(): boolean {
     return this.headerText !== null;
   }
@@ -193,8 +195,8 @@ export class TableReader {
 
   /**
    * Takes the records from `from` on that end with LF or CRLF within chunk[… stop) and hold no
-   * quote but around a whole field free of "", CR and LF, counting their cells with a tight loop. Returns where the first record that
-   * is not such a one begins, for the state machine to read.
+   * quote but around a whole field free of "", CR and LF, counting their cells with a tight
+   * loop. Returns where the first record that is not such a one begins, for the state machine.
    */
   private plainRecords(chunk: Buffer, from: number, stop: number): number {
     const col = this.col;
@@ -265,8 +267,6 @@ export class TableReader {
     this.vs = -1;
     this.ve = -1;
     this.escaped = false;
-    this.spilled = false;
-    this.rec.length = 0;
   }
 
   // Runs the state machine from `from` until the record ends (returns the index after its
@@ -287,8 +287,7 @@ export class TableReader {
           continue;
         }
         // A line break inside quotes is content, and starts a physical line.
-        if (b === CR) this.line++;
-        else if (b === LF && !cr) this.line++;
+        if (b === CR || (b === LF && !cr)) this.line++;
         cr = b === CR;
         if (this.inCol && !isPadding(b)) {
           if (this.vs < 0) this.vs = i - origin;
