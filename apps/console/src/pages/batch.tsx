@@ -136,8 +136,8 @@ export function BatchPage() {
             <JobsTable jobs={jobs.jobs} onCancel={(job) => void cancel(job)} />
             <div class="pager">
               <span class="hint" data-shown={jobs.jobs.length}>
-                {jobs.next ? 'Showing the latest ' : 'Showing all '}
-                {formatNumber(jobs.jobs.length)} {jobs.jobs.length === 1 ? 'job' : 'jobs'}
+                {formatNumber(jobs.jobs.length)} {jobs.jobs.length === 1 ? 'job' : 'jobs'} shown
+                {jobs.next ? '; older ones follow' : ''}
               </span>
               {jobs.next && (
                 <button type="button" disabled={jobs.loadingMore} onClick={jobs.more}>

@@ -30,8 +30,7 @@ export function JobsTable({
             <th scope="col" class="num">
               Credits refunded
             </th>
-            <th scope="col">Created</th>
-            <th scope="col">Finished</th>
+            <th scope="col">Created, finished</th>
             <th scope="col">Result</th>
             {onCancel && (
               <th scope="col">
@@ -69,15 +68,14 @@ export function JobsTable({
                 </td>
                 <td class="when">
                   <Moment iso={job.created_at} />
-                </td>
-                <td class="when">
+                  <br />
                   <Moment iso={job.finished_at} />
                 </td>
                 <td>
                   <Result job={job} outcome={outcome} />
                 </td>
                 {onCancel && (
-                  <td class="actions">
+                  <td>
                     {isActive(job) && (
                       <ConfirmButton
                         danger
