@@ -2,7 +2,7 @@
 // reads. Plain types, so the console's bundle imports them type-only and carries no server code.
 
 import type { ApiKey } from './account';
-import type { BatchStatus, BatchType } from './batch';
+import type { BatchErrorCode, BatchStatus, BatchType } from './batch';
 
 /** Who is signed in: the answer of sign-in, GET /session and a password change. */
 export interface ConsoleSessionView {
@@ -28,12 +28,17 @@ export interface ConsoleJob {
   webhook_url: string | null;
   /** The public reason (BatchJob.error.message); the internal detail stays in the log. */
   failure_reason: string | null;
+  /** BatchJob.error.code when failed (`cancelled` for a job the account cancelled), else null. */
+  failure_code: BatchErrorCode | null;
   refunded_credits: number;
   created_at: string;
   finished_at: string | null;
 }
 
-/** A console job with its freshly signed download address once done (the Batch page). */
+/**
+ * A console job with its freshly signed download address once done (the Batch page; also the
+ * answer of DELETE /batch/{jobId}, which cancels a queued or processing job).
+ */
 export interface ConsoleBatchJob extends ConsoleJob {
   result_url: string | null;
 }

@@ -1,7 +1,17 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { BatchJobRepository, BatchJobsService } from '@verity/batch';
+import { BatchJobRepository, BatchJobsService, JobFinisher } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import {
   batchListQuery,
@@ -9,7 +19,7 @@ import {
   type ConsoleBatchJob,
   type ConsoleBatchJobs,
 } from '@verity/contracts';
-import { BatchUploadService } from '../batch/batch-upload.service';
+import { BatchUploadService, isJobId } from '../batch/batch-upload.service';
 import { localBaseUrl } from '../http/public-url';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { consoleJob } from './console-job';
@@ -18,7 +28,8 @@ import { ZodBodyPipe } from '../http/zod-body.pipe';
 
 /**
  * Batch from the browser: the upload streams through the same BatchUploadService as
- * POST /v1/batch (same checks, charging and Idempotency-Key), charged to the account.
+ * POST /v1/batch (same checks, charging and Idempotency-Key), charged to the account; the list
+ * pages and a cancel refunds like GET and DELETE /v1/batch (BatchJobsService).
  */
 @ApiExcludeController()
 @Controller('console/api/batch')
@@ -28,6 +39,7 @@ export class ConsoleBatchController {
     private readonly uploads: BatchUploadService,
     private readonly jobs: BatchJobsService,
     private readonly repository: BatchJobRepository,
+    private readonly finisher: JobFinisher,
   ) {}
 
   @Get()
@@ -64,6 +76,25 @@ export class ConsoleBatchController {
       jobId,
     );
     if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
+    return this.withResult(job, request);
+  }
+
+  /**
+   * Cancels a queued or processing job (the guard checks Origin and the CSRF token): failed
+   * with failure_code cancelled, its unprocessed rows refunded; a repeat answers the same job.
+   * 404 for a job that is not the account's, 422 for one that ended otherwise.
+   */
+  @Delete(':jobId')
+  @NoStore()
+  @HttpCode(200)
+  async cancel(
+    @Req() request: FastifyRequest,
+    @Param('jobId') jobId: string,
+  ): Promise<ConsoleBatchJob> {
+    if (!isJobId(jobId)) throw new VerityError('not_found', `batch job ${jobId} not found`);
+    const { accountId, mode } = request.principal!;
+    const { job, cancelled } = await this.jobs.cancel(accountId, mode, jobId);
+    if (cancelled) await this.finisher.afterEnd(job);
     return this.withResult(job, request);
   }
 

@@ -2,12 +2,15 @@ import { useRef } from 'preact/hooks';
 
 /**
  * A button that asks first in a modal dialog naming the object. The dialog is the browser's
- * own <dialog>: focus moves into it, Escape cancels.
+ * own <dialog>: focus moves into it, Escape cancels. `name` is the button's accessible name
+ * when its text alone (`label`) does not say which object it acts on.
  */
 export function ConfirmButton(props: {
   label: string;
+  name?: string;
   question: string;
   confirmLabel: string;
+  dismissLabel?: string;
   danger?: boolean;
   onConfirm: () => void;
 }) {
@@ -17,6 +20,7 @@ export function ConfirmButton(props: {
       <button
         type="button"
         class={props.danger ? 'danger' : ''}
+        aria-label={props.name}
         onClick={() => dialog.current?.showModal()}
       >
         {props.label}
@@ -25,7 +29,7 @@ export function ConfirmButton(props: {
         <p>{props.question}</p>
         <div class="actions">
           <button type="button" onClick={() => dialog.current?.close()}>
-            Cancel
+            {props.dismissLabel ?? 'Cancel'}
           </button>
           <button
             type="button"

@@ -1,26 +1,42 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { field } from '../form-field';
-import type { ConsoleBatchJob, ConsoleBatchJobs } from '@verity/contracts/console';
+import type { ConsoleBatchJob } from '@verity/contracts/console';
 import { api } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/states';
-import { useLoad } from '../use-load';
-import { JobsTable } from './jobs-table';
+import { formatNumber } from '../format';
+import { JOBS_PER_PAGE, useJobList, type StatusFilter } from './job-list';
+import { jobName, JobsTable } from './jobs-table';
 
-const POLL_MS = 3_000;
+const FILTERS: { value: StatusFilter; label: string }[] = [
+  { value: '', label: 'All' },
+  { value: 'queued', label: 'Queued' },
+  { value: 'processing', label: 'Processing' },
+  { value: 'done', label: 'Done' },
+  { value: 'failed', label: 'Failed or cancelled' },
+];
 
 export function BatchPage() {
-  const jobs = useLoad(() => api<ConsoleBatchJobs>('GET', '/batch'));
+  const [status, setStatus] = useState<StatusFilter>('');
+  const jobs = useJobList(status);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<ConsoleBatchJob | null>(null);
-  const active = jobs.value?.data.some((j) => j.status === 'queued' || j.status === 'processing');
+  const [cancelError, setCancelError] = useState<unknown>(null);
+  const [cancelled, setCancelled] = useState<ConsoleBatchJob | null>(null);
 
-  // Live progress: poll while a job is queued or processing.
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(jobs.reload, POLL_MS);
-    return () => clearInterval(timer);
-  }, [active, jobs.reload]);
+  const cancel = async (job: { id: string }) => {
+    setCancelError(null);
+    setCancelled(null);
+    try {
+      const ended = await api<ConsoleBatchJob>('DELETE', `/batch/${job.id}`);
+      jobs.replace(ended);
+      setCancelled(ended);
+    } catch (err) {
+      setCancelError(err);
+      // It may have ended meanwhile (422): show it as it is now.
+      void jobs.refresh(job.id);
+    }
+  };
 
   const upload = async (e: Event) => {
     e.preventDefault();
@@ -53,7 +69,8 @@ export function BatchPage() {
         <p class="hint">
           One value per line. A first line that is a column name (<code>email</code>,{' '}
           <code>phone</code>, <code>ip</code>, …) is a header: skipped and free. 1 credit per row,
-          charged when the job is created; rows not processed are refunded if the job fails.
+          charged when the job is created; rows not processed are refunded if the job fails or you
+          cancel it.
         </p>
         <form class="stack" onSubmit={(e) => void upload(e)}>
           <label for="batch-type">Type</label>
@@ -84,13 +101,51 @@ export function BatchPage() {
       </section>
       <section class="card" aria-labelledby="jobs-h">
         <h2 id="jobs-h">Jobs</h2>
+        <div class="filters">
+          <label for="batch-status">Status</label>
+          <select
+            id="batch-status"
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value as StatusFilter)}
+          >
+            {FILTERS.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {cancelled && (
+          <p role="status" class="notice">
+            Job “{jobName(cancelled)}” cancelled: {formatNumber(cancelled.refunded_credits)} credits
+            refunded.
+          </p>
+        )}
+        <ErrorNote error={cancelError} />
         <ErrorNote error={jobs.error} />
-        {!jobs.value ? (
+        {!jobs.jobs ? (
           <Loading label="jobs" />
-        ) : jobs.value.data.length === 0 ? (
-          <Empty>No jobs yet. Upload a CSV above to start one.</Empty>
+        ) : jobs.jobs.length === 0 ? (
+          status ? (
+            <Empty>No {FILTERS.find((f) => f.value === status)?.label.toLowerCase()} jobs.</Empty>
+          ) : (
+            <Empty>No jobs yet. Upload a CSV above to start one.</Empty>
+          )
         ) : (
-          <JobsTable jobs={jobs.value.data} />
+          <>
+            <JobsTable jobs={jobs.jobs} onCancel={(job) => void cancel(job)} />
+            <div class="pager">
+              <span class="hint" data-shown={jobs.jobs.length}>
+                {formatNumber(jobs.jobs.length)} {jobs.jobs.length === 1 ? 'job' : 'jobs'} shown
+                {jobs.next ? '; older ones follow' : ''}
+              </span>
+              {jobs.next && (
+                <button type="button" disabled={jobs.loadingMore} onClick={jobs.more}>
+                  {jobs.loadingMore ? 'Loading…' : `Load ${JOBS_PER_PAGE} more`}
+                </button>
+              )}
+            </div>
+          </>
         )}
       </section>
     </>

@@ -1,11 +1,23 @@
 import type { ConsoleBatchJob, ConsoleJob } from '@verity/contracts/console';
+import { ConfirmButton } from '../components/confirm';
 import { formatFullTime, formatNumber, formatTime } from '../format';
+import { isActive } from './job-list';
+
+type TableJob = ConsoleJob & Partial<ConsoleBatchJob>;
 
 /**
- * Batch jobs by file name (and id) with their progress (processed of total rows); a done job has a download link, a
- * failed one its reason.
+ * Batch jobs by file name (and id) with their progress (processed of total rows) and the credits
+ * refunded; a done job has a download link, a failed one its reason. A job the account
+ * cancelled reads Cancelled, apart from failures. With `onCancel`, a queued or processing job
+ * has a Cancel button that confirms first, saying what is refunded.
  */
-export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJob>)[] }) {
+export function JobsTable({
+  jobs,
+  onCancel,
+}: {
+  jobs: TableJob[];
+  onCancel?: (job: TableJob) => void;
+}) {
   return (
     <div class="table-wrap">
       <table aria-label="Batch jobs">
@@ -15,14 +27,22 @@ export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJo
             <th scope="col">Type</th>
             <th scope="col">Status</th>
             <th scope="col">Rows processed</th>
-            <th scope="col">Created</th>
-            <th scope="col">Finished</th>
+            <th scope="col" class="num">
+              Credits refunded
+            </th>
+            <th scope="col">Created, finished</th>
             <th scope="col">Result</th>
+            {onCancel && (
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
           {jobs.map((job) => {
             const pct = Math.floor((job.processed_rows / job.total_rows) * 100);
+            const outcome = outcomeOf(job);
             return (
               <tr key={job.id} data-job={job.id} data-status={job.status}>
                 <td class="job-name">
@@ -31,7 +51,9 @@ export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJo
                 </td>
                 <td>{job.type}</td>
                 <td>
-                  <span class={`status status-${job.status}`}>{job.status}</span>
+                  <span class={`status status-${outcome}`} data-outcome={outcome}>
+                    {OUTCOME_LABELS[outcome]}
+                  </span>
                 </td>
                 <td class="rows" data-rows>
                   <progress
@@ -41,28 +63,32 @@ export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJo
                   />{' '}
                   {formatNumber(job.processed_rows)} / {formatNumber(job.total_rows)}
                 </td>
-                <td class="when">
-                  <Moment iso={job.created_at} />
+                <td class="num" data-refunded>
+                  {job.status === 'failed' ? formatNumber(job.refunded_credits) : '—'}
                 </td>
                 <td class="when">
+                  <Moment iso={job.created_at} />
+                  <br />
                   <Moment iso={job.finished_at} />
                 </td>
                 <td>
-                  {job.status === 'done' && job.result_url ? (
-                    <a class="button" href={job.result_url} download>
-                      Download
-                    </a>
-                  ) : job.status === 'done' ? (
-                    <a href="/console/batch">On the Batch page</a>
-                  ) : job.status === 'failed' ? (
-                    <span class="failed-note">
-                      {job.failure_reason ?? 'failed'}; refunded{' '}
-                      {formatNumber(job.refunded_credits)} credits
-                    </span>
-                  ) : (
-                    '—'
-                  )}
+                  <Result job={job} outcome={outcome} />
                 </td>
+                {onCancel && (
+                  <td>
+                    {isActive(job) && (
+                      <ConfirmButton
+                        danger
+                        label="Cancel"
+                        name={`Cancel ${jobName(job)}`}
+                        question={cancelQuestion(job)}
+                        confirmLabel="Cancel job"
+                        dismissLabel="Keep it running"
+                        onConfirm={() => onCancel(job)}
+                      />
+                    )}
+                  </td>
+                )}
               </tr>
             );
           })}
@@ -70,6 +96,52 @@ export function JobsTable({ jobs }: { jobs: (ConsoleJob & Partial<ConsoleBatchJo
       </table>
     </div>
   );
+}
+
+type Outcome = ConsoleJob['status'] | 'cancelled';
+
+const OUTCOME_LABELS: Record<Outcome, string> = {
+  queued: 'Queued',
+  processing: 'Processing',
+  done: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+function outcomeOf(job: ConsoleJob): Outcome {
+  return job.status === 'failed' && job.failure_code === 'cancelled' ? 'cancelled' : job.status;
+}
+
+/** The job as people know it: its file's name, else its id. */
+export function jobName(job: ConsoleJob): string {
+  return job.file_name ?? job.id;
+}
+
+function cancelQuestion(job: ConsoleJob): string {
+  const left = job.total_rows - job.processed_rows;
+  return (
+    `Cancel job “${jobName(job)}”? Rows not yet processed (${formatNumber(left)} of ` +
+    `${formatNumber(job.total_rows)}) are refunded; rows already processed stay charged.`
+  );
+}
+
+function Result({ job, outcome }: { job: TableJob; outcome: Outcome }) {
+  switch (outcome) {
+    case 'done':
+      return job.result_url ? (
+        <a class="button" href={job.result_url} download>
+          Download
+        </a>
+      ) : (
+        <a href="/console/batch">On the Batch page</a>
+      );
+    case 'failed':
+      return <span class="failed-note">{job.failure_reason ?? 'failed'}</span>;
+    case 'cancelled':
+    case 'queued':
+    case 'processing':
+      return <>—</>;
+  }
 }
 
 function Moment({ iso }: { iso: string | null }) {

@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { ConsoleBatchJob, ConsoleBatchJobs, ConsoleJob } from '@verity/contracts/console';
+import { api } from '../api';
+
+/** Jobs per request: the first page, and each "Load more". */
+export const JOBS_PER_PAGE = 20;
+const POLL_MS = 3_000;
+
+/** The Batch page's status filter: one status, or '' for all. */
+export type StatusFilter = ConsoleJob['status'] | '';
+
+export function isActive(job: ConsoleJob): boolean {
+  return job.status === 'queued' || job.status === 'processing';
+}
+
+/**
+ * The Batch page's jobs, newest first: the first page of `status`, more pages appended by
+ * `more` (GET /batch's cursor), and every queued or processing row refreshed in place every
+ * 3 s while the page is open. A job never goes back from ended to running on screen, so a
+ * refresh answered late cannot undo a cancel.
+ */
+export function useJobList(status: StatusFilter) {
+  const [jobs, setJobs] = useState<ConsoleBatchJob[] | undefined>(undefined);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  // Answers to a request made before the filter changed or the list was reloaded are dropped.
+  const generation = useRef(0);
+
+  const page = useCallback(
+    (cursor: string | null) => {
+      const query = new URLSearchParams({ limit: String(JOBS_PER_PAGE) });
+      if (status) query.set('status', status);
+      if (cursor) query.set('cursor', cursor);
+      return api<ConsoleBatchJobs>('GET', `/batch?${query.toString()}`);
+    },
+    [status],
+  );
+
+  const reload = useCallback(() => {
+    const mine = ++generation.current;
+    page(null)
+      .then((first) => {
+        if (mine !== generation.current) return;
+        setJobs(first.data);
+        setNext(first.next_cursor);
+        setError(null);
+      })
+      .catch((err: unknown) => {
+        if (mine === generation.current) setError(err);
+      });
+  }, [page]);
+
+  useEffect(() => {
+    setJobs(undefined);
+    setNext(null);
+    reload();
+  }, [reload]);
+
+  const more = () => {
+    if (!next || loadingMore) return;
+    const mine = generation.current;
+    setLoadingMore(true);
+    page(next)
+      .then((older) => {
+        if (mine !== generation.current) return;
+        setJobs((shown) => [...(shown ?? []), ...older.data]);
+        setNext(older.next_cursor);
+        setError(null);
+      })
+      .catch((err: unknown) => {
+        if (mine === generation.current) setError(err);
+      })
+      .finally(() => setLoadingMore(false));
+  };
+
+  const replace = useCallback((job: ConsoleBatchJob) => {
+    setJobs((shown) =>
+      shown?.map((j) => (j.id === job.id && !(isActive(job) && !isActive(j)) ? job : j)),
+    );
+  }, []);
+
+  const refresh = useCallback(
+    (id: string) =>
+      api<ConsoleBatchJob>('GET', `/batch/${id}`)
+        .then(replace)
+        .catch((err: unknown) => setError(err)),
+    [replace],
+  );
+
+  const running = (jobs ?? [])
+    .filter(isActive)
+    .map((j) => j.id)
+    .join(' ');
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      for (const id of running.split(' ')) void refresh(id);
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, refresh]);
+
+  return { jobs, next, error, loadingMore, reload, more, replace, refresh };
+}

@@ -1,0 +1,252 @@
+import { after, before, describe, it, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CONSOLE_PASSWORD,
+  consoleUser,
+  freePort,
+  launchChromium,
+  LoopbackDnsServer,
+  startTestStack,
+  type TestStack,
+} from '@verity/testing';
+import { IngestModule } from '../../apps/ingest/src/ingest.module';
+import { ScorerModule } from '../../apps/scorer/src/scorer.module';
+import { postBatch, waitForJob } from '../e2e/batch-helpers';
+
+/** Screenshots; CONSOLE_SCREENSHOTS=docs/console refreshes the committed set. */
+const SHOTS = process.env.CONSOLE_SCREENSHOTS ?? join('test-results', 'console');
+/** The Batch page's page size (apps/console/src/pages/job-list.ts). */
+const PER_PAGE = 20;
+const SLOW_ROWS = 200;
+
+/** Email rows each on its own domain: with the slow resolver every row takes its own lookups. */
+function slowEmails(tag: string): string {
+  return Array.from({ length: SLOW_ROWS }, (_, i) => `u${i}@${tag}-${i}.example`).join('\n') + '\n';
+}
+
+describe('console journeys in Chromium: the Batch page lists, filters, pages and cancels', () => {
+  let stack: TestStack;
+  let slow: LoopbackDnsServer;
+  let browser: Browser | null = null;
+  let skipReason: string | null = null;
+
+  const ready = (t: TestContext): boolean => {
+    if (skipReason) t.skip(skipReason);
+    return skipReason === null;
+  };
+
+  /** A console user of a new account, signed in on the Batch page of a fresh browser context. */
+  async function onBatchPage(credits: number, email: string) {
+    const user = await consoleUser(stack, credits, email);
+    const ctx = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${stack.client.baseUrl}/console/batch`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Batch' }).waitFor();
+    return { ...user, page, close: () => ctx.close() };
+  }
+
+  const fileNames = (page: Page) => page.locator('tr[data-job] [data-file-name]').allTextContents();
+
+  before(async () => {
+    const launched = await launchChromium();
+    if (typeof launched === 'string') {
+      skipReason = launched;
+      return;
+    }
+    browser = launched;
+    // Late DNS answers keep an email job processing for seconds: long enough to cancel it.
+    slow = new LoopbackDnsServer({ zone: {}, delayMs: 60 });
+    const dns = await slow.start();
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    stack = await startTestStack({
+      env: {
+        PORT: String(port),
+        CONSOLE_URL: `${base}/console`,
+        PUBLIC_URL: base,
+        DNS_SERVERS: `${dns.host}:${dns.port}`,
+        BATCH_EMAIL_CONCURRENCY: '1',
+        BATCH_CHUNK_ROWS: '10',
+        RATE_LIMIT_PER_SECOND: '10000',
+        RATE_LIMIT_BURST: '10000',
+      },
+      modules: [IngestModule, ScorerModule],
+    });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.close();
+    await slow?.stop();
+  });
+
+  it('lists the jobs by file name, filters them by status and loads the next page', async (t) => {
+    if (!ready(t)) return;
+    const { page, apiKey, close } = await onBatchPage(10_000, 'list@batch-journey.test');
+    const client = stack.client.withKey(apiKey);
+    const names: string[] = [];
+    // More done jobs than a page, created ten at a time (the account's limit of active jobs).
+    for (let round = 0; round < 3; round++) {
+      const ids: string[] = [];
+      for (let i = 0; i < (round < 2 ? 10 : 2); i++) {
+        const name = `ips-${names.length + 1}.csv`;
+        const job = await postBatch(
+          stack.client,
+          apiKey,
+          [
+            ['type', 'ip'],
+            ['file', `8.8.8.${i}\n`],
+          ],
+          {},
+          name,
+        );
+        assert.equal(job.status, 202, JSON.stringify(job.body));
+        ids.push(job.body.id);
+        names.push(name);
+      }
+      for (const id of ids)
+        assert.equal((await waitForJob(client, id)).at(-1)?.body.status, 'done');
+    }
+    const slowJob = await postBatch(
+      stack.client,
+      apiKey,
+      [
+        ['type', 'email'],
+        ['file', slowEmails('list')],
+      ],
+      {},
+      'leads.csv',
+    );
+    assert.equal(slowJob.status, 202);
+    assert.equal((await client.delete(`/v1/batch/${slowJob.body.id}`)).status, 200);
+    names.push('leads.csv');
+    const newestFirst = [...names].reverse();
+
+    await page.reload();
+    await page.locator('tr[data-job]').first().waitFor();
+    assert.deepEqual(await fileNames(page), newestFirst.slice(0, PER_PAGE));
+    const cancelledRow = page.locator(`tr[data-job="${slowJob.body.id}"]`);
+    assert.equal(await cancelledRow.locator('.status').textContent(), 'Cancelled');
+    assert.equal(await cancelledRow.locator('.failed-note').count(), 0);
+    assert.equal(
+      await page.locator('[data-shown]').textContent(),
+      `${PER_PAGE} jobs shown; older ones follow`,
+    );
+    await page.screenshot({ path: join(SHOTS, 'batch-list.png'), fullPage: true });
+
+    await page.getByRole('button', { name: `Load ${PER_PAGE} more` }).click();
+    await page
+      .locator('tr[data-job]')
+      .nth(names.length - 1)
+      .waitFor();
+    assert.deepEqual(await fileNames(page), newestFirst);
+    assert.equal(await page.getByRole('button', { name: /^Load/ }).count(), 0);
+    assert.equal(await page.locator('[data-shown]').textContent(), `${names.length} jobs shown`);
+
+    await page.getByLabel('Status').selectOption('failed');
+    await page.locator('tr[data-job]').nth(1).waitFor({ state: 'detached' });
+    assert.deepEqual(await fileNames(page), ['leads.csv']);
+    assert.equal(await page.locator('tr[data-job] .status').textContent(), 'Cancelled');
+
+    await page.getByLabel('Status').selectOption('done');
+    await page
+      .locator('tr[data-job]')
+      .nth(PER_PAGE - 1)
+      .waitFor();
+    assert.deepEqual(await fileNames(page), newestFirst.slice(1, PER_PAGE + 1));
+    await page.getByRole('button', { name: `Load ${PER_PAGE} more` }).click();
+    await page
+      .locator('tr[data-job]')
+      .nth(names.length - 2)
+      .waitFor();
+    assert.deepEqual(await fileNames(page), newestFirst.slice(1));
+    for (const row of await page.locator('tr[data-job]').all()) {
+      assert.equal(await row.locator('.status').textContent(), 'Done');
+      assert.equal(await row.getByRole('link', { name: 'Download' }).count(), 1);
+    }
+
+    await page.getByLabel('Status').selectOption('queued');
+    await page.getByText('No queued jobs.').waitFor();
+    await close();
+  });
+
+  it('cancels a running job after a confirmation; its row reads Cancelled with its refund', async (t) => {
+    if (!ready(t)) return;
+    const { page, close } = await onBatchPage(1_000, 'cancel@batch-journey.test');
+    await page.getByLabel('Type').selectOption('email');
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'signups.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(slowEmails('cancel')),
+    });
+    await page.getByRole('button', { name: 'Start job' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `created with ${SLOW_ROWS} rows` })
+      .waitFor();
+    const row = page.locator('tr[data-job]').first();
+    const jobId = (await row.getAttribute('data-job'))!;
+    const first = (await row.locator('[data-rows]').textContent())!;
+    // The page refreshes the running row: its processed rows move without a reload.
+    await page
+      .locator(`tr[data-job="${jobId}"][data-status="processing"] [data-rows]`)
+      .filter({ hasNotText: new RegExp(`^\\s*${first.trim()}\\s*$`) })
+      .waitFor({ timeout: 60_000 });
+    assert.equal(await row.locator('.status').textContent(), 'Processing');
+
+    await row.getByRole('button', { name: 'Cancel signups.csv' }).click();
+    const dialog = page.getByRole('dialog');
+    const question = (await dialog.locator('p').textContent())!;
+    assert.match(
+      question,
+      new RegExp(
+        `^Cancel job “signups.csv”\\? Rows not yet processed \\(\\d+ of ${SLOW_ROWS}\\) are refunded; rows already processed stay charged\\.$`,
+      ),
+    );
+    await page.screenshot({ path: join(SHOTS, 'batch-cancel.png') });
+    await dialog.getByRole('button', { name: 'Cancel job' }).click();
+
+    await page.locator(`tr[data-job="${jobId}"][data-status="failed"]`).waitFor();
+    assert.equal(await row.locator('.status').textContent(), 'Cancelled');
+    assert.equal(await row.getByRole('button', { name: /^Cancel/ }).count(), 0);
+    const processed = Number(
+      /^\s*([\d,]+) \//.exec((await row.locator('[data-rows]').textContent())!)![1],
+    );
+    assert.ok(processed < SLOW_ROWS);
+    const refund = SLOW_ROWS - processed;
+    assert.equal(await row.locator('[data-refunded]').textContent(), String(refund));
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Job “signups.csv” cancelled: ${refund} credits refunded.` })
+      .waitFor();
+    // Updated in place: still one row, no reload of the list.
+    assert.equal(await page.locator('tr[data-job]').count(), 1);
+    const ledger = await stack.dataSource.query<{ reason: string; delta: string }[]>(
+      'SELECT reason, delta FROM credit_ledger WHERE reference = $1 ORDER BY id',
+      [jobId],
+    );
+    assert.deepEqual(
+      ledger.map((l) => `${l.reason} ${l.delta}`),
+      [`batch_row -${SLOW_ROWS}`, `batch_refund ${refund}`],
+    );
+    await page.screenshot({ path: join(SHOTS, 'batch-cancelled.png'), fullPage: true });
+
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const recent = page.locator(`tr[data-job="${jobId}"]`);
+    await recent.waitFor();
+    assert.equal(await recent.locator('.status').textContent(), 'Cancelled');
+    assert.equal(await recent.locator('[data-refunded]').textContent(), String(refund));
+    assert.equal(
+      await page.locator('[data-balance]').getAttribute('data-balance'),
+      String(1_000 - processed),
+    );
+    await close();
+  });
+});
