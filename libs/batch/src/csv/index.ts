@@ -6,7 +6,10 @@ export { encodeCell, encodeLine, neutralizeFormula, type CellValue } from './csv
 export {
   csvHeader,
   formatResultRow,
+  resultColumns,
   type InvalidIpRow,
+  type ResultColumnsOf,
   type ResultRowInput,
 } from './result.writer';
+export { resultHeader, type ResultFileFormat } from './result.header';
 export { LineBuffer } from './line.buffer';
