@@ -1,5 +1,6 @@
 import type { BatchResultFields, BatchType } from '@verity/contracts';
 import { resultColumns } from './result.writer';
+import { recordCells } from './table.header';
 
 /** What decides a result file's header line: the job's type, field set and input layout. */
 export interface ResultFileFormat {
@@ -12,15 +13,14 @@ export interface ResultFileFormat {
 /** The prefix a result column gets when an input column already has its name. */
 export const COLLISION_PREFIX = 'verity_';
 
-const QUOTE = '"';
 const COMMA = ',';
 
 /**
  * The header line of a result file, ending in '\n'. A single-column job's is the result
  * columns, `input` first. A multi-column job's is the input header record as uploaded (or
  * `column_1` … `column_W` when the file had none), then the result columns without `input`;
- * a result column named like an input column (case-insensitively) gets COLLISION_PREFIX until
- * it names none (docs/batch.md, "Multi-column files").
+ * a result column named like an input column (case-insensitively, as the reader reads the
+ * header's cells) gets COLLISION_PREFIX until it names none (docs/batch.md, "Multi-column files").
  */
 export function resultHeader(format: ResultFileFormat): string {
   if (format.input === null)
@@ -28,7 +28,7 @@ export function resultHeader(format: ResultFileFormat): string {
   const { header, width } = format.input;
   const inputNames =
     header ?? Array.from({ length: width }, (_, i) => `column_${i + 1}`).join(COMMA);
-  const taken = new Set(headerCells(inputNames).map((cell) => cell.toLowerCase()));
+  const taken = new Set(recordCells(inputNames).map((cell) => cell.toLowerCase()));
   const names = resultColumns(format.type, format.fields, false).names.map((name) => {
     let unique = name;
     while (taken.has(unique.toLowerCase())) unique = `${COLLISION_PREFIX}${unique}`;
@@ -36,32 +36,4 @@ export function resultHeader(format: ResultFileFormat): string {
     return unique;
   });
   return `${inputNames},${names.join(COMMA)}\n`;
-}
-
-/**
- * The cells of one CSV record (RFC 4180: quoted cells, `""` for a quote), unquoted and trimmed
- * like the values the reader hands out. One pass, no recursion; a stray quote is kept as text.
- */
-export function headerCells(record: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < record.length; i++) {
-    const c = record[i];
-    if (quoted) {
-      if (c !== QUOTE) cell += c;
-      else if (record[i + 1] === QUOTE) {
-        cell += QUOTE;
-        i++;
-      } else quoted = false;
-    } else if (c === COMMA) {
-      cells.push(cell.trim());
-      cell = '';
-    } else if (c === QUOTE && cell.trim() === '') {
-      quoted = true;
-      cell = '';
-    } else cell += c;
-  }
-  cells.push(cell.trim());
-  return cells;
 }

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EmailFields, IpFields, PhoneFields } from '@verity/contracts';
 import { csvHeader, formatResultRow, resultColumns } from './result.writer';
-import { headerCells, resultHeader } from './result.header';
+import { resultHeader } from './result.header';
 import { encodeCell, neutralizeFormula } from './csv.cell';
 
 const email = (input: string): EmailFields => ({
@@ -223,14 +223,6 @@ describe('resultHeader', () => {
       }),
       'Country,phone, Score ,verity_score,valid,e164,verity_country,line_type,carrier,verity_verity_score,credits_used\n',
     );
-  });
-});
-
-describe('headerCells', () => {
-  it('splits a record: quotes removed, doubled quotes kept once, cells trimmed', () => {
-    assert.deepEqual(headerCells('a, "b,c" ,"say ""hi""",'), ['a', 'b,c', 'say "hi"', '']);
-    assert.deepEqual(headerCells('"multi\nline",x'), ['multi\nline', 'x']);
-    assert.deepEqual(headerCells(''), ['']);
   });
 });
 
