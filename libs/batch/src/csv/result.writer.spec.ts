@@ -223,6 +223,15 @@ describe('resultHeader', () => {
       }),
       'Country,phone, Score ,verity_score,valid,e164,verity_country,line_type,carrier,verity_verity_score,credits_used\n',
     );
+    // Compared with the header's cells as the reader reads them: unquoted, `""` unescaped.
+    assert.equal(
+      resultHeader({
+        type: 'ip',
+        fields: 'spec',
+        input: { header: '"Score, final"," ASN ","say ""hi""",ip', width: 4 },
+      }),
+      '"Score, final"," ASN ","say ""hi""",ip,valid,country,city,verity_asn,asn_org,vpn,proxy,tor,datacenter,abuse_score,credits_used\n',
+    );
   });
 });
 
