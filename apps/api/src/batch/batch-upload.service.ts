@@ -1,6 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -8,8 +6,10 @@ import {
   BATCH_NAMES,
   type BatchNames,
   BatchJobsService,
-  UploadInspector,
   ingestJobId,
+  type NewJobInput,
+  type TableFormat,
+  type UploadLimits,
   uploadKey,
   validateWebhookUrl,
   type BatchJobRecord,
@@ -17,11 +17,19 @@ import {
 import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { BATCH_TYPES, type BatchType } from '@verity/contracts';
+import { BATCH_TYPES, type BatchResultFields, type BatchType } from '@verity/contracts';
 import { publicBaseUrl } from '../http/public-url';
+import {
+  checkResultFields,
+  checkTableFormat,
+  readFormatField,
+  requestHash,
+  type FormatFields,
+} from './batch-form';
 import { multipartError, StorageFailure } from './multipart-errors';
 import { isMultipart, multipartParts, type MultipartLimits } from './multipart-parts';
 import { multipartLimits } from './multipart.setup';
+import { rereadUpload, storeUpload, type StoredFile } from './upload-storage';
 import { uploadFileName } from './upload-file-name';
 
 /** What the multipart body held once the file is stored. */
@@ -33,12 +41,13 @@ interface ReceivedUpload {
   rows: number;
   /** The file's SHA-256 (hex), only when an Idempotency-Key asks for replay detection. */
   sha256: string | null;
-}
-
-/** The file part as stored: its row count and, when asked for, its digest. */
-interface StoredFile {
-  rows: number;
-  sha256: string | null;
+  /** The format fields as sent (for the request hash). */
+  form: FormatFields;
+  /** A multi-column file's resolved format; null for the spec's single-column file. */
+  input: NewJobInput | null;
+  resultFields: BatchResultFields;
+  /** `column` came after the file: the stored file must be read again in this format. */
+  reread: TableFormat | null;
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -53,10 +62,6 @@ export function newJobId(): string {
 /** True for ids `newJobId` can mint; anything else names no job and needs no query. */
 export function isJobId(value: string): boolean {
   return JOB_ID.test(value);
-}
-
-function isPrematureClose(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
 function isBatchType(value: string): value is BatchType {
@@ -81,6 +86,8 @@ function checkType(value: string | undefined): BatchType {
 export class BatchUploadService {
   private readonly log = new Logger('BatchUpload');
   private readonly limits: MultipartLimits;
+  /** The upload's limits (BATCH_MAX_ROWS, BATCH_MAX_BYTES). */
+  private readonly storage: UploadLimits;
 
   constructor(
     private readonly jobs: BatchJobsService,
@@ -90,6 +97,7 @@ export class BatchUploadService {
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
   ) {
     this.limits = multipartLimits(config);
+    this.storage = { maxRows: config.BATCH_MAX_ROWS, maxBytes: config.BATCH_MAX_BYTES };
   }
 
   async create(
@@ -118,13 +126,19 @@ export class BatchUploadService {
       // The file is hashed only for an Idempotency-Key: nothing else compares requests, and
       // SHA-256 costs 36 ms of CPU per million-email upload (docs/benchmarks.md, "Batch engine").
       const digest = idempotencyKey !== null;
-      const upload = await this.receive(request, key, digest, () => (stored = true));
-      const requestHash =
+      const received = await this.receive(request, key, digest, () => (stored = true));
+      // `column` came after the file: read the stored file again, now in its format.
+      const upload =
+        received.reread === null
+          ? received
+          : {
+              ...received,
+              ...(await rereadUpload(this.blobs, this.storage, key, received.reread)),
+            };
+      const hash =
         upload.sha256 === null
           ? null
-          : createHash('sha256')
-              .update(`${upload.type}\n${upload.webhookUrl ?? ''}\n${upload.sha256}`)
-              .digest('hex');
+          : requestHash(upload.type, upload.webhookUrl, upload.sha256, upload.form);
       const outcome = await this.jobs.create({
         id: jobId,
         accountId: principal.accountId,
@@ -137,7 +151,9 @@ export class BatchUploadService {
         webhookUrl: upload.webhookUrl,
         baseUrl: publicBaseUrl(this.config.PUBLIC_URL, request),
         idempotencyKey,
-        requestHash,
+        requestHash: hash,
+        input: upload.input,
+        resultFields: upload.resultFields,
       });
       if (!outcome.created) {
         await this.blobs.delete(key);
@@ -218,7 +234,13 @@ export class BatchUploadService {
     }
   }
 
-  /** Reads the parts in whatever order they come; the file is stored as soon as it arrives. */
+  /**
+   * Reads the parts in whatever order they come; the file is stored as soon as it arrives. The
+   * fields sent before it are checked first, so a bad request is not uploaded, and a known
+   * `column` reads the file as a multi-column file on the way in. A `column` sent after the
+   * file is honoured too: the stored file is then read again in that format before the job is
+   * created (docs/batch.md, "Multi-column files").
+   */
   private async readParts(
     request: FastifyRequest,
     key: string,
@@ -227,6 +249,7 @@ export class BatchUploadService {
   ): Promise<ReceivedUpload> {
     let type: string | undefined;
     let webhook: string | undefined;
+    const form: FormatFields = {};
     let file: StoredFile | undefined;
     let fileName: string | null = null;
     for await (const part of multipartParts(request.raw, this.limits)) {
@@ -241,8 +264,10 @@ export class BatchUploadService {
         // Fields sent before the file are checked first, so a bad request is not uploaded.
         if (type !== undefined) checkType(type);
         if (webhook !== undefined) validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE);
+        checkResultFields(form.fields);
+        const format = checkTableFormat(form, false);
         fileName = uploadFileName(part.fileName);
-        file = await this.store(part.file, key, digest);
+        file = await storeUpload(this.blobs, this.storage, part.file, key, digest, format);
         onStored();
         continue;
       }
@@ -250,66 +275,28 @@ export class BatchUploadService {
         throw new VerityError('validation_error', `field ${part.fieldname} is too long`);
       if (part.fieldname === 'type') type = part.value.trim();
       else if (part.fieldname === 'webhook_url') webhook = part.value.trim();
+      else readFormatField(form, part.fieldname, part.value);
     }
+    // The file's own refusal comes first, as when the file was checked on the way in.
+    if (file?.refusal && form.column === undefined) throw file.refusal;
     const checkedType = checkType(type);
-    if (!file) throw new VerityError('validation_error', 'file is required: a single-column CSV');
+    if (!file) throw new VerityError('validation_error', 'file is required: a CSV file');
     const webhookUrl =
       webhook === undefined || webhook === ''
         ? null
         : validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE).toString();
-    return { type: checkedType, webhookUrl, fileName, ...file };
-  }
-
-  /**
-   * file part → inspector (UTF-8, one column, limits) → hash (when `digest`) → blob store, in
-   * bounded memory. `pipeline` also sees a part that failed before we got it (the parser runs
-   * ahead of us).
-   */
-  private async store(source: Readable, key: string, digest: boolean): Promise<StoredFile> {
-    const inspector = new UploadInspector({
-      maxRows: this.config.BATCH_MAX_ROWS,
-      maxBytes: this.config.BATCH_MAX_BYTES,
-    });
-    const hash = digest ? createHash('sha256') : null;
-    const stages: [Readable, ...Transform[]] = [source, inspector];
-    if (hash) {
-      stages.push(
-        new Transform({
-          transform(chunk: Buffer, _encoding, callback) {
-            hash.update(chunk);
-            callback(null, chunk);
-          },
-        }),
-      );
-    }
-    const stored = stages[stages.length - 1];
-    let failure: Error | undefined;
-    const feeding = pipeline(stages).catch((error: Error) => {
-      failure ??= error;
-    });
-    try {
-      await this.blobs.upload(key, stored);
-    } catch (error) {
-      await feeding;
-      // A body failure reaches the blob store through the stream it reads (the same error); a
-      // blob store failure reaches the body's pipeline only as a premature close.
-      if (failure !== undefined && (failure === error || !isPrematureClose(failure))) throw failure;
-      throw new StorageFailure(error);
-    }
-    await feeding;
-    // busboy truncates at its own limit instead of failing; the inspector's limit is lower.
-    if (failure === undefined && (source as Readable & { truncated?: boolean }).truncated) {
-      failure = new VerityError(
-        'payload_too_large',
-        `file is larger than the limit of ${this.config.BATCH_MAX_BYTES} bytes`,
-      );
-    }
-    if (failure !== undefined) {
-      await this.blobs.delete(key).catch((e: unknown) => {
-        throw new StorageFailure(e);
-      });
-      throw failure;
-    }
-    return { rows: inspector.rows, sha256: hash?.digest('hex') ?? null };
+    const resultFields = checkResultFields(form.fields);
+    const format = checkTableFormat(form, true);
+    return {
+      type: checkedType,
+      webhookUrl,
+      fileName,
+      rows: file.rows,
+      sha256: file.sha256,
+      form,
+      input: file.input,
+      resultFields,
+      reread: format !== null && file.input === null ? format : null,
+    };
   }
 }

@@ -6,9 +6,12 @@ export { encodeCell, encodeLine, neutralizeFormula, type CellValue } from './csv
 export {
   csvHeader,
   formatResultRow,
+  resultColumns,
   type InvalidIpRow,
+  type ResultColumnsOf,
   type ResultRowInput,
 } from './result.writer';
+export { resultHeader, type ResultFileFormat } from './result.header';
 export { LineBuffer } from './line.buffer';
 export {
   DEFAULT_MAX_RECORD_BYTES,

@@ -1,8 +1,20 @@
 import type { RowCollector } from '../csv/chunk.reader';
+import type { TableRowCollector } from '../csv';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
+
+/** The byte after the backslash of a two-byte escape (JSON.stringify's), or 0: `\u00xx`. */
+const SHORT_ESCAPES = new Uint8Array(0x60);
+SHORT_ESCAPES[QUOTE] = QUOTE;
+SHORT_ESCAPES[BACKSLASH] = BACKSLASH;
+SHORT_ESCAPES[0x08] = 0x62; // \b
+SHORT_ESCAPES[0x09] = 0x74; // \t
+SHORT_ESCAPES[0x0a] = 0x6e; // \n
+SHORT_ESCAPES[0x0c] = 0x66; // \f
+SHORT_ESCAPES[0x0d] = 0x72; // \r
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
 /** Bytes kept free before and after a chunk's rows, for its message's head and tail. */
 const HEAD_ROOM = 256;
@@ -60,36 +72,16 @@ export class JsonRows {
 
 /**
  * Encodes values straight from the reader's bytes: a value without `"`, `\` or a control
- * character (nearly all of them) is its own JSON string body, copied between two quotes;
- * any other value goes through JSON.stringify. The input is valid UTF-8 (the reader checked),
- * and JSON.stringify escapes nothing else in it, so the bytes are the same either way.
+ * character (nearly all of them) is its own JSON string body, copied between two quotes; in any
+ * other value those bytes are escaped as JSON.stringify escapes them. The input is valid UTF-8
+ * (the reader checked), and JSON.stringify escapes nothing else in it, so the bytes are the
+ * ones it writes.
  */
-export class JsonRowsCollector implements RowCollector<JsonRows> {
+abstract class JsonStrings {
   // Rows are written from HEAD_ROOM on; `len` is where the next byte goes.
   private buf = Buffer.allocUnsafe(1 << 18);
   private len = HEAD_ROOM;
-  private starts: number[] = [];
-
-  add(bytes: Buffer, start: number, end: number): void {
-    // Worst case of the copy: quotes and a comma around the value, and the message's tail.
-    this.reserve(end - start + 3 + TAIL_ROOM);
-    const buf = this.buf;
-    let pos = this.len;
-    if (this.starts.length > 0) buf[pos++] = COMMA;
-    const rowStart = pos;
-    buf[pos++] = QUOTE;
-    for (let i = start; i < end; i++) {
-      const b = bytes[i];
-      if (b < 0x20 || b === QUOTE || b === BACKSLASH) {
-        this.addEscaped(bytes.toString('utf8', start, end), rowStart);
-        return;
-      }
-      buf[pos++] = b;
-    }
-    buf[pos++] = QUOTE;
-    this.len = pos;
-    this.starts.push(rowStart - HEAD_ROOM);
-  }
+  protected starts: number[] = [];
 
   /** The rows added since the last call; they keep this buffer, and the next rows get a new one. */
   take(): JsonRows {
@@ -105,12 +97,62 @@ export class JsonRowsCollector implements RowCollector<JsonRows> {
     return rows;
   }
 
-  private addEscaped(value: string, rowStart: number): void {
-    const json = JSON.stringify(value);
-    this.reserve(rowStart - this.len + Buffer.byteLength(json, 'utf8') + TAIL_ROOM);
-    if (this.starts.length > 0) this.buf[rowStart - 1] = COMMA; // reserve keeps only len bytes
-    this.len = rowStart + this.buf.write(json, rowStart, 'utf8');
-    this.starts.push(rowStart - HEAD_ROOM);
+  /**
+   * Appends the JSON string of bytes `start` … `end`, after a comma when `comma`; returns where
+   * the string begins, counted from the first row.
+   */
+  protected append(bytes: Buffer, start: number, end: number, comma: boolean): number {
+    // Worst case of the copy: quotes and a comma around the value, and the message's tail.
+    this.reserve(end - start + 3 + TAIL_ROOM);
+    const buf = this.buf;
+    let pos = this.len;
+    if (comma) buf[pos++] = COMMA;
+    const at = pos;
+    buf[pos++] = QUOTE;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i];
+      if (b < 0x20 || b === QUOTE || b === BACKSLASH) {
+        this.len = pos;
+        this.appendEscaped(bytes, i, end);
+        return at - HEAD_ROOM;
+      }
+      buf[pos++] = b;
+    }
+    buf[pos++] = QUOTE;
+    this.len = pos;
+    return at - HEAD_ROOM;
+  }
+
+  /**
+   * The rest of a string from byte `from` on, escaped as JSON.stringify escapes it: `"` and `\`
+   * with a backslash, the control characters with their short form or `\u00xx` (lowercase hex),
+   * every other byte as it is, then the closing quote. Written where the copy stopped.
+   */
+  private appendEscaped(bytes: Buffer, from: number, end: number): void {
+    // Worst case: `\u00xx` (6 bytes) per byte, the closing quote, the message's tail.
+    this.reserve((end - from) * 6 + 1 + TAIL_ROOM);
+    const buf = this.buf;
+    let pos = this.len;
+    for (let i = from; i < end; i++) {
+      const b = bytes[i];
+      if (b >= 0x20 && b !== QUOTE && b !== BACKSLASH) {
+        buf[pos++] = b;
+        continue;
+      }
+      buf[pos++] = BACKSLASH;
+      const short = SHORT_ESCAPES[b];
+      if (short !== 0) {
+        buf[pos++] = short;
+        continue;
+      }
+      buf[pos++] = 0x75; // u
+      buf[pos++] = 0x30;
+      buf[pos++] = 0x30;
+      buf[pos++] = HEX[b >> 4];
+      buf[pos++] = HEX[b & 15];
+    }
+    buf[pos++] = QUOTE;
+    this.len = pos;
   }
 
   private reserve(bytes: number): void {
@@ -118,5 +160,32 @@ export class JsonRowsCollector implements RowCollector<JsonRows> {
     const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + bytes));
     this.buf.copy(grown, 0, 0, this.len);
     this.buf = grown;
+  }
+}
+
+/** A chunk's rows, one JSON string per value (the spec's single-column file). */
+export class JsonRowsCollector extends JsonStrings implements RowCollector<JsonRows> {
+  add(bytes: Buffer, start: number, end: number): void {
+    this.starts.push(this.append(bytes, start, end, this.starts.length > 0));
+  }
+}
+
+/**
+ * A multi-column file's rows as pairs of JSON strings: the validated value, then the record's
+ * raw line (a chunk message with `"layout":"lines"`). A row is the pair, so halving a chunk
+ * never separates a value from its line.
+ */
+export class JsonPairsCollector extends JsonStrings implements TableRowCollector<JsonRows> {
+  add(
+    value: Buffer,
+    vStart: number,
+    vEnd: number,
+    line: Buffer,
+    lStart: number,
+    lEnd: number,
+  ): void {
+    const at = this.append(value, vStart, vEnd, this.starts.length > 0);
+    this.append(line, lStart, lEnd, true);
+    this.starts.push(at);
   }
 }
