@@ -50,10 +50,16 @@ export function isMultipart(request: { headers: IncomingMessage['headers'] }): b
 
 const LIMITS: Record<'partsLimit' | 'filesLimit' | 'fieldsLimit', () => VerityError> = {
   partsLimit: () =>
-    new VerityError('validation_error', 'too many parts: send type, file and webhook_url'),
+    new VerityError(
+      'validation_error',
+      'too many parts: send file, type and the optional webhook_url, column, header and fields',
+    ),
   filesLimit: () => new VerityError('validation_error', 'send exactly one file'),
   fieldsLimit: () =>
-    new VerityError('validation_error', 'too many fields: send type, file and webhook_url'),
+    new VerityError(
+      'validation_error',
+      'too many fields: send type and the optional webhook_url, column, header and fields',
+    ),
 };
 
 /** busboy's events turned into a queue the generator above awaits, one entry at a time. */
