@@ -40,7 +40,8 @@ const SCORED_MEMORY = 10_000;
  * the job is still running, scores the rows (a test job's chunk, `mode: "test"`, with
  * TEST_ENGINES: no network, docs/test-mode.md), writes the part to the blob store under a key
  * derived from (job, chunk) — a redelivery overwrites it with the same bytes — and reports the
- * completion on `verity.batch.progress`; while it scores, it reports its running count of rows
+ * completion on `verity.batch.progress` (a chunk whose job ended while it was scored, e.g.
+ * cancelled, is dropped: no part is left, nothing is reported); while it scores, it reports its running count of rows
  * there too, about once a second (ChunkProgressReporter). The offset is committed only after both (RowBus
  * contract). A chunk that fails BATCH_CHUNK_MAX_ATTEMPTS times in a row is dead-lettered: a
  * `chunk_failed` report makes the assembler fail the job and refund its unprocessed rows.
@@ -142,8 +143,8 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async score(chunk: ChunkMessage): Promise<void> {
-    const key = `${chunk.jobId}/${chunk.chunkNo}`;
-    if (this.scored.has(key)) return;
+    const scoredKey = `${chunk.jobId}/${chunk.chunkNo}`;
+    if (this.scored.has(scoredKey)) return;
     const job = await this.repository.findForWorker(chunk.jobId);
     // Ended (or unknown) jobs need no work: a late redelivery must not recreate parts.
     if (!job || job.status !== 'processing') return;
@@ -167,7 +168,16 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     } finally {
       progress.stop();
     }
-    await this.blobs.put(partKey(chunk.jobId, chunk.chunkNo), part);
+    // A job that ended while its chunk was scored (cancelled, or failed) gets no part and no
+    // completion. Asked before the write and again after it: a job that ends between the two
+    // may have had its parts deleted before this one landed, so this part is deleted here.
+    if (!(await this.repository.isProcessing(chunk.jobId))) return this.dropped(chunk);
+    const key = partKey(chunk.jobId, chunk.chunkNo);
+    await this.blobs.put(key, part);
+    if (!(await this.repository.isProcessing(chunk.jobId))) {
+      await this.blobs.delete(key);
+      return this.dropped(chunk);
+    }
     await this.bus.publish(this.names.progressTopic, [
       {
         ...this.reportTarget(chunk),
@@ -183,7 +193,13 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     stop?.();
     this.metrics?.batchRowsProcessed.inc({ type: chunk.type }, chunk.rows.length);
     if (this.scored.size >= SCORED_MEMORY) this.scored.clear();
-    this.scored.add(key);
+    this.scored.add(scoredKey);
+  }
+
+  private dropped(chunk: ChunkMessage): void {
+    this.log.log(
+      `chunk ${chunk.chunkNo} of ${chunk.jobId} dropped: the job ended while it was scored`,
+    );
   }
 
   private async reportProgress(chunk: ChunkMessage, rows: number): Promise<void> {

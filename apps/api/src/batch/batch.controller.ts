@@ -169,8 +169,8 @@ export class BatchController {
     @Req() request: FastifyRequest,
   ): Promise<BatchJob> {
     if (!isJobId(jobId)) throw new VerityError('not_found', `batch job ${jobId} not found`);
-    const { job, cancelled } = await this.jobs.cancel(principal.accountId, principal.mode, jobId);
-    if (cancelled) await this.finisher.afterEnd(job);
+    const { job, followUp } = await this.jobs.cancel(principal.accountId, principal.mode, jobId);
+    if (followUp) await this.finisher.afterEnd(job);
     return this.jobs.view(job, localBaseUrl(request));
   }
 
