@@ -182,7 +182,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
       } catch (error) {
         // A job cancelled while its file was written loses its parts under the writer: that
         // is the cancel, not a failure. Anything else is retried with the report.
-        if (await this.repository.isProcessing(seen.id)) throw error;
+        if ((await this.repository.findForWorker(seen.id))?.status !== 'failed') throw error;
         attempt = { state: 'assembled', result: false };
       }
       if (attempt.state !== 'busy') {
