@@ -76,12 +76,16 @@ distributedSuite('cancel while scorers are busy (Kafka, S3, two scorers)', () =>
     return keys;
   }
 
-  /** Log lines of every process that name the job (the processes log warnings and errors only). */
+  /** Warnings and errors of every process that name the job (pino JSON lines, level ≥ 40). */
   async function logLinesAbout(id: string): Promise<string[]> {
     const lines: string[] = [];
     for (const name of ['api', 'ingest', 'scorer-a', 'scorer-b']) {
       const text = await readFile(join(cluster.logDir, `${name}.log`), 'utf8').catch(() => '');
-      lines.push(...text.split('\n').filter((l) => l.includes(id)));
+      for (const line of text.split('\n')) {
+        if (!line.includes(id)) continue;
+        const level = /"level":(\d+)/.exec(line);
+        if (level === null || Number(level[1]) >= 40) lines.push(line);
+      }
     }
     return lines;
   }

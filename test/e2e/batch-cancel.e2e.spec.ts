@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeysService } from '@verity/accounts';
 import {
   BATCH_NAMES,
@@ -18,6 +19,7 @@ import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { JobRecoveryService } from '../../apps/ingest/src/recovery/job-recovery.service';
 import { StorageRetentionService } from '../../apps/ingest/src/retention/storage-retention.service';
 import { SplitterService } from '../../apps/ingest/src/splitter/splitter.service';
+import { PROGRESS_INTERVAL_MS } from '../../apps/scorer/src/chunk-progress.reporter';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
 import { eventually, postBatch, waitForJob } from './batch-helpers';
 
@@ -224,9 +226,14 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
     assert.equal(again.status, 200);
     assert.deepEqual(again.body, res.body);
 
-    // The scorers holding chunks 1-6 finish them now: each finds the job ended and drops it.
+    // The scorers holding chunks 1-6 see the end at their watch's next tick; when the answers
+    // come, each stops after the rows in flight (no other name is asked) and drops its chunk.
+    await sleep(3 * PROGRESS_INTERVAL_MS);
+    const domains = (queries: string[]) => new Set(queries.map((q) => q.split(' ')[1]));
+    const asked = domains(dns.queries);
     dns.release();
     await settled();
+    assert.deepEqual(domains(dns.queries), asked);
     // Completions that come after the end: a chunk, and a chunk that failed for good.
     await bus.publish(names.progressTopic, [
       { key: id, value: encodeMessage({ v: 1, kind: 'chunk', jobId: id, chunkNo: 4, rows: 10 }) },

@@ -31,6 +31,7 @@ import type { VerityMetrics } from '@verity/observability';
 import { ENGINES, METRICS, TEST_ENGINES, type Engines } from '@verity/platform';
 import { scoreChunk } from './chunk.scorer';
 import { ChunkProgressReporter } from './chunk-progress.reporter';
+import { JobEndWatch, JobEnded } from './job-end.watch';
 
 /** Scored chunks remembered for skipping re-sent copies (a few jobs' worth; then forgotten). */
 const SCORED_MEMORY = 10_000;
@@ -41,7 +42,8 @@ const SCORED_MEMORY = 10_000;
  * TEST_ENGINES: no network, docs/test-mode.md), writes the part to the blob store under a key
  * derived from (job, chunk) — a redelivery overwrites it with the same bytes — and reports the
  * completion on `verity.batch.progress` (a chunk whose job ended while it was scored, e.g.
- * cancelled, is dropped: no part is left, nothing is reported); while it scores, it reports its running count of rows
+ * cancelled, is dropped: its scoring stops within about a second (JobEndWatch), no part is
+ * left, nothing is reported); while it scores, it reports its running count of rows
  * there too, about once a second (ChunkProgressReporter). The offset is committed only after both (RowBus
  * contract). A chunk that fails BATCH_CHUNK_MAX_ATTEMPTS times in a row is dead-lettered: a
  * `chunk_failed` report makes the assembler fail the job and refund its unprocessed rows.
@@ -157,16 +159,21 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
           `progress of chunk ${chunk.chunkNo} of ${chunk.jobId} not sent: ${String(error)}`,
         ),
     );
+    const watch = new JobEndWatch(chunk.jobId, () => this.repository.isProcessing(chunk.jobId));
     let part: Buffer;
     try {
       part = await scoreChunk(
         chunk,
-        chunk.mode === 'test' ? this.testEngines : this.engines,
+        watch.engines(chunk.mode === 'test' ? this.testEngines : this.engines),
         this.config.BATCH_EMAIL_CONCURRENCY,
         progress.scored,
       );
+    } catch (error) {
+      if (error instanceof JobEnded) return this.dropped(chunk);
+      throw error;
     } finally {
       progress.stop();
+      watch.stop();
     }
     // A job that ended while its chunk was scored (cancelled, or failed) gets no part and no
     // completion. Asked before the write and again after it: a job that ends between the two
