@@ -289,6 +289,11 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
       balance: 100,
       ledger: ['batch_row -40', 'batch_refund 40'],
     });
+    // A repeat soon after runs the clean-up again (it completes a first call cut short after
+    // its commit): a file left under the job's keys goes, and nothing is refunded twice.
+    await blobs.put(`results/${id}/parts/00000007.csv`, Buffer.from('left\n'));
+    assert.deepEqual((await account.client.delete(`/v1/batch/${id}`)).body, res.body);
+    assert.deepEqual((await footprint(id)).stored, []);
     // The hand-over that was on its way reaches the splitter, and recovery sweeps: neither
     // publishes a chunk nor moves the job.
     assert.equal(await stack.app.get(SplitterService).split(id), 0);
