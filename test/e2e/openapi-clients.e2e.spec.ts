@@ -23,6 +23,7 @@ const REPO = resolve(__dirname, '../../..');
 
 const OPERATION_IDS = [
   'addCredits',
+  'cancelBatch',
   'createAccount',
   'createBatch',
   'createKey',
@@ -30,6 +31,7 @@ const OPERATION_IDS = [
   'downloadBatchResult',
   'getBatch',
   'getIpIntel',
+  'listBatches',
   'listKeys',
   'ping',
   'rotateKey',
@@ -116,6 +118,7 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
     const schemas = document.components.schemas as Record<string, any>;
     for (const [path, method] of [
       ['/v1/batch/{jobId}', 'get'],
+      ['/v1/batch/{jobId}', 'delete'],
       ['/v1/batch/{jobId}/download', 'get'],
     ]) {
       const jobId = param(path, method, 'jobId');
@@ -124,6 +127,39 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
         ['path', true, { type: 'string' }],
       );
     }
+    const list = op('/v1/batch', 'get');
+    assert.deepEqual(
+      list.parameters?.map((p) => [p.name, p.in, p.required ?? false, p.schema]),
+      [
+        ['limit', 'query', false, { type: 'integer', minimum: 1, maximum: 100, default: 20 }],
+        ['cursor', 'query', false, { type: 'string' }],
+        [
+          'status',
+          'query',
+          false,
+          { type: 'string', enum: ['queued', 'processing', 'done', 'failed'] },
+        ],
+      ],
+    );
+    const jsonOf = (response: Operation['responses'][string]) =>
+      response.content?.['application/json']?.schema;
+    assert.deepEqual(jsonOf(list.responses['200']), {
+      $ref: '#/components/schemas/BatchJobList',
+    });
+    assert.deepEqual(schemas.BatchJobList.required, ['data', 'next_cursor']);
+    assert.deepEqual(schemas.BatchJobList.properties.data.items, {
+      $ref: '#/components/schemas/BatchJob',
+    });
+    assert.equal(schemas.BatchJobList.properties.next_cursor.nullable, true);
+    const cancel = op('/v1/batch/{jobId}', 'delete');
+    assert.deepEqual(jsonOf(cancel.responses['200']), { $ref: '#/components/schemas/BatchJob' });
+    for (const [operation, statuses] of [
+      [list, ['200', '400', '401', '429', '500', '503']],
+      [cancel, ['200', '401', '404', '422', '429', '500', '503']],
+    ] as const)
+      assert.deepEqual(Object.keys(operation.responses).sort(), statuses);
+    assert.ok(schemas.BatchJobError.properties.code.enum.includes('cancelled'));
+    assert.equal(schemas.BatchJob.properties.file_name.nullable, true);
     const sig = param('/v1/batch/{jobId}/download', 'get', 'sig');
     assert.deepEqual([sig?.in, sig?.required, sig?.schema], ['query', true, { type: 'string' }]);
     const download = op('/v1/batch/{jobId}/download', 'get').responses['200'];

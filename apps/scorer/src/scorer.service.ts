@@ -31,6 +31,7 @@ import type { VerityMetrics } from '@verity/observability';
 import { ENGINES, METRICS, TEST_ENGINES, type Engines } from '@verity/platform';
 import { scoreChunk } from './chunk.scorer';
 import { ChunkProgressReporter } from './chunk-progress.reporter';
+import { JobEndWatch, JobEnded } from './job-end.watch';
 
 /** Scored chunks remembered for skipping re-sent copies (a few jobs' worth; then forgotten). */
 const SCORED_MEMORY = 10_000;
@@ -40,7 +41,9 @@ const SCORED_MEMORY = 10_000;
  * the job is still running, scores the rows (a test job's chunk, `mode: "test"`, with
  * TEST_ENGINES: no network, docs/test-mode.md), writes the part to the blob store under a key
  * derived from (job, chunk) — a redelivery overwrites it with the same bytes — and reports the
- * completion on `verity.batch.progress`; while it scores, it reports its running count of rows
+ * completion on `verity.batch.progress` (a chunk whose job ended while it was scored, e.g.
+ * cancelled, is dropped: its scoring stops within about a second (JobEndWatch), no part is
+ * left, nothing is reported); while it scores, it reports its running count of rows
  * there too, about once a second (ChunkProgressReporter). The offset is committed only after both (RowBus
  * contract). A chunk that fails BATCH_CHUNK_MAX_ATTEMPTS times in a row is dead-lettered: a
  * `chunk_failed` report makes the assembler fail the job and refund its unprocessed rows.
@@ -142,8 +145,8 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async score(chunk: ChunkMessage): Promise<void> {
-    const key = `${chunk.jobId}/${chunk.chunkNo}`;
-    if (this.scored.has(key)) return;
+    const scoredKey = `${chunk.jobId}/${chunk.chunkNo}`;
+    if (this.scored.has(scoredKey)) return;
     const job = await this.repository.findForWorker(chunk.jobId);
     // Ended (or unknown) jobs need no work: a late redelivery must not recreate parts.
     if (!job || job.status !== 'processing') return;
@@ -156,18 +159,32 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
           `progress of chunk ${chunk.chunkNo} of ${chunk.jobId} not sent: ${String(error)}`,
         ),
     );
+    const watch = new JobEndWatch(chunk.jobId, () => this.repository.isProcessing(chunk.jobId));
     let part: Buffer;
     try {
       part = await scoreChunk(
         chunk,
-        chunk.mode === 'test' ? this.testEngines : this.engines,
+        watch.engines(chunk.mode === 'test' ? this.testEngines : this.engines),
         this.config.BATCH_EMAIL_CONCURRENCY,
         progress.scored,
       );
+    } catch (error) {
+      if (error instanceof JobEnded) return this.dropped(chunk);
+      throw error;
     } finally {
       progress.stop();
+      watch.stop();
     }
-    await this.blobs.put(partKey(chunk.jobId, chunk.chunkNo), part);
+    // A job that ended while its chunk was scored (cancelled, or failed) gets no part and no
+    // completion. Asked before the write and again after it: a job that ends between the two
+    // may have had its parts deleted before this one landed, so this part is deleted here.
+    if (!(await this.repository.isProcessing(chunk.jobId))) return this.dropped(chunk);
+    const key = partKey(chunk.jobId, chunk.chunkNo);
+    await this.blobs.put(key, part);
+    if (!(await this.repository.isProcessing(chunk.jobId))) {
+      await this.blobs.delete(key);
+      return this.dropped(chunk);
+    }
     await this.bus.publish(this.names.progressTopic, [
       {
         ...this.reportTarget(chunk),
@@ -183,7 +200,13 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     stop?.();
     this.metrics?.batchRowsProcessed.inc({ type: chunk.type }, chunk.rows.length);
     if (this.scored.size >= SCORED_MEMORY) this.scored.clear();
-    this.scored.add(key);
+    this.scored.add(scoredKey);
+  }
+
+  private dropped(chunk: ChunkMessage): void {
+    this.log.log(
+      `chunk ${chunk.chunkNo} of ${chunk.jobId} dropped: the job ended while it was scored`,
+    );
   }
 
   private async reportProgress(chunk: ChunkMessage, rows: number): Promise<void> {

@@ -25,6 +25,7 @@ import org.openapitools.client.model.AccountCredits;
 import org.openapitools.client.model.AddCreditsRequest;
 import org.openapitools.client.model.ApiKeyList;
 import org.openapitools.client.model.BatchJob;
+import org.openapitools.client.model.BatchJobList;
 import org.openapitools.client.model.CreateAccountRequest;
 import org.openapitools.client.model.CreateKeyRequest;
 import org.openapitools.client.model.CreatedAccount;
@@ -164,7 +165,7 @@ public final class VerityFlow {
     csv.deleteOnExit();
     String[] rows = {"jane.doe@example.com", "not an email", "temp@mailinator.com"};
     Files.writeString(csv.toPath(), String.join("\n", rows) + "\n", StandardCharsets.UTF_8);
-    BatchJob job = batch.createBatch("email", csv, null, null);
+    BatchJob job = batch.createBatch("email", csv, null, null, null, null, null);
     check(job.getStatus() == BatchJob.StatusEnum.QUEUED && job.getTotalRows() == 3L, "queued");
     step("createBatch", job.getId() + " " + job.getStatus() + " " + job.getTotalRows() + " rows");
     for (int poll = 0; poll < 600 && job.getStatus() != BatchJob.StatusEnum.DONE; poll++) {
@@ -190,6 +191,12 @@ public final class VerityFlow {
     System.out.println(
         "ok error object: "
             + failure(404, "not_found", () -> batch.getBatch("job_00000000000000000000000000000000")));
+    BatchJobList page = batch.listBatches(1, null, null);
+    check(page.getData().size() == 1 && page.getData().get(0).getId().equals(jobId), "newest first");
+    check(page.getNextCursor() == null, "a single page");
+    step("listBatches", jobId + " " + page.getData().get(0).getFileName());
+    String late = failure(422, "unprocessable", () -> batch.cancelBatch(jobId));
+    step("cancelBatch", late + " (a done job)");
 
     System.out.println("{\"operations\":[\"" + String.join("\",\"", CALLED) + "\"]}");
   }

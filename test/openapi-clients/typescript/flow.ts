@@ -164,6 +164,12 @@ async function main(adminToken: string): Promise<void> {
     batch.getBatch({ jobId: 'job_00000000000000000000000000000000' }),
   );
   console.log(`ok error object: ${missing}`);
+  const page = await batch.listBatches({ limit: 1 });
+  check(page.data.length === 1 && page.data[0].id === job.id, 'the newest job first');
+  check(page.nextCursor === null, 'a single page');
+  step('listBatches', `${page.data[0].id} ${page.data[0].status} ${page.data[0].fileName}`);
+  const late = await failure(422, 'unprocessable', () => batch.cancelBatch({ jobId: job.id }));
+  step('cancelBatch', `${late} (a done job)`);
 
   console.log(JSON.stringify({ operations: [...called].sort() }));
 }

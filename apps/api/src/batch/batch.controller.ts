@@ -63,10 +63,11 @@ export class BatchController {
     okDescription: 'A page of jobs and the cursor of the next one (docs/batch.md, "Listing jobs")',
     errors: [400, 401, 429],
   })
+  // Listed bottom-up: the document shows limit, cursor, status.
   @ApiQuery({
-    name: 'limit',
+    name: 'status',
     required: false,
-    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    schema: { type: 'string', enum: ['queued', 'processing', 'done', 'failed'] },
   })
   @ApiQuery({
     name: 'cursor',
@@ -75,9 +76,9 @@ export class BatchController {
     schema: { type: 'string' },
   })
   @ApiQuery({
-    name: 'status',
+    name: 'limit',
     required: false,
-    schema: { type: 'string', enum: ['queued', 'processing', 'done', 'failed'] },
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
   })
   list(
     @CurrentPrincipal() principal: Principal,
@@ -169,8 +170,8 @@ export class BatchController {
     @Req() request: FastifyRequest,
   ): Promise<BatchJob> {
     if (!isJobId(jobId)) throw new VerityError('not_found', `batch job ${jobId} not found`);
-    const { job, cancelled } = await this.jobs.cancel(principal.accountId, principal.mode, jobId);
-    if (cancelled) await this.finisher.afterEnd(job);
+    const { job, followUp } = await this.jobs.cancel(principal.accountId, principal.mode, jobId);
+    if (followUp) await this.finisher.afterEnd(job);
     return this.jobs.view(job, localBaseUrl(request));
   }
 

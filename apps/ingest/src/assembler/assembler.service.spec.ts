@@ -211,6 +211,48 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     assert.equal(uploads.get(resultKey(id)), 2);
   });
 
+  it('a cancel that overtakes an assembly ends it without an error and leaves no file, whether the parts were gone or not', async () => {
+    const jobs = stack.app.get(BatchJobsService);
+    for (const [n, cleanedUpFirst] of [
+      [60, true],
+      [61, false],
+    ] as const) {
+      const id = await jobWithParts(n, 2);
+      await assembler.handle(split(id, 2));
+      await assembler.handle(chunk(id, 0));
+      let resume!: () => void;
+      const stalled = new Promise<void>((resolve) => (resume = resolve));
+      let uploading!: () => void;
+      const started = new Promise<void>((resolve) => (uploading = resolve));
+      beforeUpload = () => {
+        uploading();
+        return stalled;
+      };
+      const assembling = assembler.handle(chunk(id, 1));
+      await started;
+      beforeUpload = () => Promise.resolve();
+      // Every chunk is recorded: the cancel refunds nothing, and no result is kept.
+      const { job } = await jobs.cancel(accountId, 'live', id);
+      assert.equal(job.status, 'failed');
+      assert.equal(job.failureCode, 'cancelled');
+      assert.equal(job.refundedRows, 0);
+      // With the API's clean-up first, the assembly finds its parts gone; without, it writes
+      // the file and finds the job failed when it marks it done.
+      if (cleanedUpFirst) await stack.app.get(JobFinisher).afterEnd(job);
+      resume();
+      await assembling;
+      assert.equal((await repository.findForWorker(id))?.status, 'failed');
+      const left: string[] = [];
+      for await (const key of blobs.list(`results/${id}/`)) left.push(key);
+      assert.deepEqual(left, []);
+      const refunds = await stack.dataSource.query<unknown[]>(
+        `SELECT 1 FROM credit_ledger WHERE reference = $1 AND reason = 'batch_refund'`,
+        [id],
+      );
+      assert.deepEqual(refunds, []);
+    }
+  });
+
   it('records many completions of several jobs in one statement, each chunk once', async () => {
     const a = await jobWithParts(4, 3);
     const b = await jobWithParts(5, 3);

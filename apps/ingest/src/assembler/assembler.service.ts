@@ -12,6 +12,7 @@ import {
   BATCH_NAMES,
   type BatchNames,
   BatchAssemblyRepository,
+  type AssemblyAttempt,
   BatchJobRepository,
   BatchProgressRepository,
   BatchJobsService,
@@ -169,18 +170,30 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
 
   private async assemble(seen: BatchJobRecord): Promise<void> {
     for (;;) {
-      // No transaction is open while the file is written: the claim and markDone are one
-      // statement each, and the key and bytes are the same whoever (re-)writes the file.
-      const attempt = await this.assembly.tryAssembly(seen.id, this.holder, async (job) => {
-        const key = resultKey(job.id);
-        const format = resultFileFormat(job);
-        await this.blobs.upload(key, resultFile(this.blobs, job.id, format, job.chunkCount!));
-        return this.assembly.markDone(job.id, key);
-      });
+      let attempt: AssemblyAttempt<boolean>;
+      try {
+        // No transaction is open while the file is written: the claim and markDone are one
+        // statement each, and the key and bytes are the same whoever (re-)writes the file.
+        attempt = await this.assembly.tryAssembly(seen.id, this.holder, async (job) => {
+          const key = resultKey(job.id);
+          const format = resultFileFormat(job);
+          await this.blobs.upload(key, resultFile(this.blobs, job.id, format, job.chunkCount!));
+          return this.assembly.markDone(job.id, key);
+        });
+      } catch (error) {
+        // A job cancelled while its file was written loses its parts under the writer: that
+        // is the cancel, not a failure. Anything else is retried with the report.
+        if ((await this.repository.findForWorker(seen.id))?.status !== 'failed') throw error;
+        attempt = { state: 'assembled', result: false };
+      }
       if (attempt.state !== 'busy') {
         if (attempt.state === 'assembled' && attempt.result) {
           this.metrics?.batchJobs.inc({ status: 'done' });
           this.log.log(`job ${seen.id} done: ${counted(seen.totalRows, 'row')}`);
+        } else if (attempt.state === 'assembled') {
+          // The job ended otherwise while this file was written (cancelled): clean up again,
+          // the file included, even if a late report already did.
+          this.finished.delete(seen.id);
         }
         break;
       }

@@ -163,6 +163,14 @@ export class BatchJobRepository {
     return this.jobs(db).findOneBy({ id: jobId });
   }
 
+  /**
+   * Whether the job is still processing: what a scorer asks before and after it stores a chunk's
+   * part, so a job that ended meanwhile (cancelled, failed) gets no part and no completion.
+   */
+  async isProcessing(jobId: string): Promise<boolean> {
+    return this.jobs().existsBy({ id: jobId, status: 'processing' });
+  }
+
   /** Locks and returns a job (inside a transaction). */
   lockForWorker(jobId: string, db: Db): Promise<BatchJobRecord | null> {
     return this.jobs(db)

@@ -26,6 +26,9 @@ import { SigningSecretProvider } from './signing-secret.provider';
 
 export { BATCH_DEBIT_REASON, BATCH_REFUND_REASON };
 
+/** How long after a cancel a repeated DELETE runs the end's follow-up again (see `cancel`). */
+const CANCEL_FOLLOW_UP_MS = 3_600_000;
+
 /** Outcome of a creation: `created` is false when an Idempotency-Key replayed an earlier job. */
 export interface CreatedJob {
   job: BatchJobRecord;
@@ -222,26 +225,30 @@ export class BatchJobsService {
   /**
    * DELETE /v1/batch/{jobId}: a queued or processing job of the tenant → failed with
    * `error.code` cancelled, its unprocessed rows refunded in the same transaction (`fail`).
-   * Idempotent: a job already cancelled comes back as it is (`cancelled` false). 404 for an
-   * unknown job or another tenant's or mode's; 422 for a job that ended otherwise (done, or
-   * failed for another reason). The caller runs the end's follow-up (JobFinisher.afterEnd).
+   * Idempotent: a job already cancelled comes back as it is, and nothing is refunded again. 404
+   * for an unknown job or another tenant's or mode's; 422 for a job that ended otherwise (done,
+   * or failed for another reason). `followUp` tells the caller to run the end's follow-up
+   * (JobFinisher.afterEnd): when this call cancelled the job, and again on a repeat within
+   * CANCEL_FOLLOW_UP_MS (a first call that failed after its commit left it undone; the
+   * follow-up is idempotent, and its webhook enqueue is deduplicated for longer than that).
    */
   async cancel(
     accountId: string,
     mode: KeyMode,
     jobId: string,
-  ): Promise<{ job: BatchJobRecord; cancelled: boolean }> {
+  ): Promise<{ job: BatchJobRecord; followUp: boolean }> {
     const job = await this.jobs.findForAccount(accountId, mode, jobId);
     if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
     const failed = await this.fail(jobId, 'cancelled by the account', {
       code: 'cancelled',
       message: 'the job was cancelled; unprocessed rows were refunded',
     });
-    if (failed) return { job: failed, cancelled: true };
+    if (failed) return { job: failed, followUp: true };
     // It had ended, maybe a moment ago: answer from its final row.
     const ended = (await this.jobs.findForAccount(accountId, mode, jobId)) ?? job;
     if (ended.status === 'failed' && ended.failureCode === 'cancelled') {
-      return { job: ended, cancelled: false };
+      const endedMs = ended.finishedAt?.getTime() ?? 0;
+      return { job: ended, followUp: Date.now() - endedMs < CANCEL_FOLLOW_UP_MS };
     }
     throw new VerityError(
       'unprocessable',

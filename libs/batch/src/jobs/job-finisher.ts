@@ -2,14 +2,21 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { enqueueWebhook } from '../webhooks/webhook.queue';
 import type { BatchJobRecord } from './batch-job.record';
 import { BatchProgressRepository } from './batch-progress.repository';
-import { BATCH_NAMES, partsPrefix, webhookJobId, type BatchNames } from './batch-names';
+import {
+  BATCH_NAMES,
+  partsPrefix,
+  resultsPrefix,
+  webhookJobId,
+  type BatchNames,
+} from './batch-names';
 import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 
 /**
  * What follows a job's end (done, failed or cancelled), idempotent so any replay may run it again:
- * drop the chunk parts, the upload and the chunks' running counts, and enqueue the webhook (its queue job id is derived
- * from the job id, so a second enqueue is a no-op).
+ * drop the chunk parts (and, for a failed job, any result file), the upload and the chunks'
+ * running counts, and enqueue the webhook (its queue job id is derived from the job id, so a
+ * second enqueue within the queue's dedupe window is a no-op).
  */
 @Injectable()
 export class JobFinisher {
@@ -25,7 +32,11 @@ export class JobFinisher {
 
   async afterEnd(job: BatchJobRecord): Promise<void> {
     if (job.status !== 'done' && job.status !== 'failed') return;
-    await this.blobs.deletePrefix(partsPrefix(job.id));
+    // A failed job keeps nothing of its result: an assembly that a cancel cut short may have
+    // written the file already.
+    await this.blobs.deletePrefix(
+      job.status === 'failed' ? resultsPrefix(job.id) : partsPrefix(job.id),
+    );
     await this.blobs.delete(job.uploadKey);
     await this.progress.forget(job.id);
     if (job.webhookUrl) {
