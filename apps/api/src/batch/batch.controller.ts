@@ -95,7 +95,7 @@ export class BatchController {
   @ApiDoc({
     operationId: 'createBatch',
     summary:
-      'Create a batch job from a single-column CSV (multipart: type, file, webhook_url); 1 credit per row',
+      'Create a batch job from a CSV (multipart: type, file, webhook_url, column, header, fields); 1 credit per row',
     form: batchCreateForm,
     ok: batchJobSchema,
     okStatus: 202,

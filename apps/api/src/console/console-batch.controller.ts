@@ -93,8 +93,8 @@ export class ConsoleBatchController {
   ): Promise<ConsoleBatchJob> {
     if (!isJobId(jobId)) throw new VerityError('not_found', `batch job ${jobId} not found`);
     const { accountId, mode } = request.principal!;
-    const { job, cancelled } = await this.jobs.cancel(accountId, mode, jobId);
-    if (cancelled) await this.finisher.afterEnd(job);
+    const { job, followUp } = await this.jobs.cancel(accountId, mode, jobId);
+    if (followUp) await this.finisher.afterEnd(job);
     return this.withResult(job, request);
   }
 

@@ -78,7 +78,7 @@ describe('TableReader columns and header', () => {
     rejects(
       FILE,
       tableFormat('mail', undefined),
-      /^no column named "mail" in the header \(columns: Name, E-mail, Phone, mobile\)$/,
+      /^line 1: no column named "mail" in the header \(columns: Name, E-mail, Phone, mobile\)$/,
     );
     const wide = Array.from({ length: 30 }, (_, i) => `c${i}`).join(',');
     rejects(
@@ -92,7 +92,7 @@ describe('TableReader columns and header', () => {
     rejects(
       'Email,x,EMAIL\n1,2,3\n',
       tableFormat('email', undefined),
-      /^the header has several columns named "email": Email, EMAIL$/,
+      /^line 1: the header has several columns named "email": Email, EMAIL$/,
     );
     rejects('a,a\n1,2\n', tableFormat('a', undefined), /several columns named "a"/);
   });
@@ -105,7 +105,7 @@ describe('TableReader columns and header', () => {
     rejects(
       'a,b,c\n1,2,3\n',
       tableFormat('4', undefined),
-      /^column 4 is past the last column \(the file has 3\)$/,
+      /^line 1: column 4 is past the last column \(the file has 3\)$/,
     );
   });
 

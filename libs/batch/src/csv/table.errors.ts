@@ -26,10 +26,10 @@ export function unclosedFieldError(line: number): VerityError {
 }
 
 /** Index 0-based; the message counts from 1 like the form field. */
-export function columnPastEnd(index: number, width: number): VerityError {
+export function columnPastEnd(index: number, width: number, line: number): VerityError {
   return new VerityError(
     'unprocessable',
-    `column ${index + 1} is past the last column (the file has ${width})`,
+    `line ${line}: column ${index + 1} is past the last column (the file has ${width})`,
   );
 }
 
@@ -44,16 +44,20 @@ function listed(names: readonly string[]): string {
   return names.length > LISTED ? `${shown.join(', ')}… (${names.length} in all)` : shown.join(', ');
 }
 
-export function noSuchColumn(name: string, header: readonly string[]): VerityError {
+export function noSuchColumn(name: string, header: readonly string[], line: number): VerityError {
   return new VerityError(
     'unprocessable',
-    `no column named ${JSON.stringify(name)} in the header (columns: ${listed(header)})`,
+    `line ${line}: no column named ${JSON.stringify(name)} in the header (columns: ${listed(header)})`,
   );
 }
 
-export function ambiguousColumn(name: string, matches: readonly string[]): VerityError {
+export function ambiguousColumn(
+  name: string,
+  matches: readonly string[],
+  line: number,
+): VerityError {
   return new VerityError(
     'unprocessable',
-    `the header has several columns named ${JSON.stringify(name)}: ${listed(matches)}`,
+    `line ${line}: the header has several columns named ${JSON.stringify(name)}: ${listed(matches)}`,
   );
 }

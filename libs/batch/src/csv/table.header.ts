@@ -59,10 +59,14 @@ export interface FirstRecord {
 }
 
 /** Resolves the format against the first record's cells; throws a 422 VerityError. */
-export function readFirstRecord(cells: readonly string[], format: TableFormat): FirstRecord {
+export function readFirstRecord(
+  cells: readonly string[],
+  format: TableFormat,
+  line: number,
+): FirstRecord {
   const column = format.column;
-  if ('name' in column) return { column: columnNamed(column.name, cells), header: true };
-  if (column.index >= cells.length) throw columnPastEnd(column.index, cells.length);
+  if ('name' in column) return { column: columnNamed(column.name, cells, line), header: true };
+  if (column.index >= cells.length) throw columnPastEnd(column.index, cells.length, line);
   let header = format.header;
   if (header === 'auto') {
     const cell = Buffer.from(cells[column.index], 'utf8');
@@ -72,17 +76,18 @@ export function readFirstRecord(cells: readonly string[], format: TableFormat): 
 }
 
 // The header cell equal to `name`, else the only one equal ignoring case.
-function columnNamed(name: string, cells: readonly string[]): number {
+function columnNamed(name: string, cells: readonly string[], line: number): number {
   let found = matches(cells, (cell) => cell === name);
   if (found.length === 0) {
     const lower = name.toLowerCase();
     found = matches(cells, (cell) => cell.toLowerCase() === lower);
   }
-  if (found.length === 0) throw noSuchColumn(name, cells);
+  if (found.length === 0) throw noSuchColumn(name, cells, line);
   if (found.length > 1)
     throw ambiguousColumn(
       name,
       found.map((index) => cells[index]),
+      line,
     );
   return found[0];
 }

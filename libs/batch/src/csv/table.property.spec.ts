@@ -37,7 +37,11 @@ function trim(text: string): string {
   return text.slice(a, b);
 }
 
-function resolve(cells: string[], format: TableFormat): { column: number; header: boolean } {
+function resolve(
+  cells: string[],
+  format: TableFormat,
+  line: number,
+): { column: number; header: boolean } {
   const col = format.column;
   if ('name' in col) {
     let found = cells.flatMap((cell, i) => (cell === col.name ? [i] : []));
@@ -46,15 +50,16 @@ function resolve(cells: string[], format: TableFormat): { column: number; header
         cell.toLowerCase() === col.name.toLowerCase() ? [i] : [],
       );
     }
-    if (found.length === 0) throw noSuchColumn(col.name, cells);
+    if (found.length === 0) throw noSuchColumn(col.name, cells, line);
     if (found.length > 1)
       throw ambiguousColumn(
         col.name,
         found.map((i) => cells[i]),
+        line,
       );
     return { column: found[0], header: true };
   }
-  if (col.index >= cells.length) throw columnPastEnd(col.index, cells.length);
+  if (col.index >= cells.length) throw columnPastEnd(col.index, cells.length, line);
   const cell = Buffer.from(cells[col.index]);
   const header = format.header === 'auto' ? isHeaderName(cell, 0, cell.length) : format.header;
   return { column: col.index, header };
@@ -106,7 +111,7 @@ function reference(file: string, format: TableFormat): Outcome {
     i += text.startsWith('\r\n', i) ? 2 : 1;
     line++;
     if (out.width < 0) {
-      const first = resolve(cells, format);
+      const first = resolve(cells, format, recordLine);
       out.width = cells.length;
       out.column = first.column;
       if (first.header) {

@@ -383,7 +383,7 @@ export class TableReader {
   private firstRecord(raw: Buffer, start: number, end: number): void {
     const text = raw.toString('utf8', start, end);
     const values = recordCells(text);
-    const first = readFirstRecord(values, this.format);
+    const first = readFirstRecord(values, this.format, this.recLine);
     this.cells = values.length;
     this.col = first.column;
     if (first.header) {

@@ -90,7 +90,7 @@ export class BatchJobsService {
           if (earlier.requestHash !== job.requestHash || earlier.mode !== (job.mode ?? 'live')) {
             throw new VerityError(
               'unprocessable',
-              'Idempotency-Key was already used for a different batch request (type, file or webhook_url differ)',
+              'Idempotency-Key was already used for a different batch request (type, file, webhook_url, column, header or fields differ)',
             );
           }
           return { job: earlier, created: false };
