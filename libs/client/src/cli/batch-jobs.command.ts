@@ -1,4 +1,9 @@
-import { BATCH_LIST_MAX, BATCH_STATUSES, type BatchStatus } from '@verity/contracts/wire';
+import {
+  BATCH_LIST_MAX,
+  BATCH_STATUSES,
+  type BatchJobList,
+  type BatchStatus,
+} from '@verity/contracts/wire';
 import type { BatchJob } from '../index';
 import { invocation } from './invocation';
 import { jobTable, nextPageCommand } from './job-list';
@@ -41,7 +46,7 @@ export async function listCommand(argv: string[]): Promise<void> {
   const status = statusOf(values.status);
   const limit = limitOf(values.limit);
   const { verity, json } = connect(values);
-  let page: { data: BatchJob[]; next_cursor: string | null };
+  let page: BatchJobList;
   if (values.all) {
     const data: BatchJob[] = [];
     for await (const job of verity.batch.listAll({ status, pageSize: limit })) data.push(job);
