@@ -1,5 +1,5 @@
 import { VerityError } from '@verity/common';
-import { formatResultRow, LineBuffer, type ChunkMessage } from '@verity/batch';
+import { LineBuffer, resultColumns, type ChunkMessage } from '@verity/batch';
 import type { Engines } from '@verity/platform';
 import type { ScoredRows } from './chunk-progress.reporter';
 
@@ -27,7 +27,9 @@ export async function mapBounded<T, R>(
 }
 
 /**
- * Scores one chunk into its result lines (no header) as UTF-8, one per row in row order. Email rows run
+ * Scores one chunk into its result lines (no header) as UTF-8, one per row in row order: the
+ * job's result columns (`fields`), after the row's raw input line for a multi-column job (whose
+ * result columns leave out `input`). Email rows run
  * `emailConcurrency` at a time: the DNS resolver caches and coalesces, so a chunk's repeated
  * domains cost one query. Batch phone rows never run HLR. An ip row that is not an address
  * becomes a `valid=false` row; any other engine error fails the chunk (it is retried).
@@ -40,37 +42,48 @@ export async function scoreChunk(
   emailConcurrency: number,
   scored: ScoredRows = { rows: 0 },
 ): Promise<Buffer> {
-  const lines = new LineBuffer();
+  const out = new LineBuffer();
+  const fields = chunk.fields ?? 'spec';
+  const inputLines = chunk.lines;
+  const withInput = inputLines === undefined;
+  // A multi-column row keeps its input line as it was uploaded, then the result cells.
+  const push =
+    inputLines === undefined
+      ? (_i: number, cells: string) => out.push(cells)
+      : (i: number, cells: string) => out.push(`${inputLines[i]},${cells}`);
   switch (chunk.type) {
     case 'email': {
+      const columns = resultColumns('email', fields, withInput);
       const rows = await mapBounded(
         chunk.rows,
         emailConcurrency,
         (row) => engines.email.validate(row),
         scored,
       );
-      for (const r of rows) lines.push(formatResultRow('email', r));
-      return lines.toBuffer();
+      for (let i = 0; i < rows.length; i++) push(i, columns.line(rows[i]));
+      return out.toBuffer();
     }
     case 'phone': {
-      for (const row of chunk.rows) {
-        lines.push(
-          formatResultRow('phone', await engines.phone.validate({ phone: row, hlr: false })),
-        );
+      const columns = resultColumns('phone', fields, withInput);
+      for (let i = 0; i < chunk.rows.length; i++) {
+        const result = await engines.phone.validate({ phone: chunk.rows[i], hlr: false });
+        push(i, columns.line(result));
         scored.rows++;
       }
-      return lines.toBuffer();
+      return out.toBuffer();
     }
     case 'ip': {
-      for (const row of chunk.rows) {
+      const columns = resultColumns('ip', fields, withInput);
+      for (let i = 0; i < chunk.rows.length; i++) {
+        const row = chunk.rows[i];
         try {
-          lines.push(formatResultRow('ip', engines.ip.lookup(row)));
+          push(i, columns.line(engines.ip.lookup(row)));
         } catch (error) {
           if (!(error instanceof VerityError && error.code === 'unprocessable')) throw error;
-          lines.push(formatResultRow('ip', { invalidIp: row }));
+          push(i, columns.line({ invalidIp: row }));
         }
       }
-      return lines.toBuffer();
+      return out.toBuffer();
     }
   }
 }

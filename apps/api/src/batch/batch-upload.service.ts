@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
@@ -8,8 +8,10 @@ import {
   BATCH_NAMES,
   type BatchNames,
   BatchJobsService,
-  UploadInspector,
+  TableInspector,
   ingestJobId,
+  type NewJobInput,
+  type TableFormat,
   uploadKey,
   validateWebhookUrl,
   type BatchJobRecord,
@@ -17,11 +19,19 @@ import {
 import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { BATCH_TYPES, type BatchType } from '@verity/contracts';
+import { BATCH_TYPES, type BatchResultFields, type BatchType } from '@verity/contracts';
 import { publicBaseUrl } from '../http/public-url';
+import {
+  checkResultFields,
+  checkTableFormat,
+  readFormatField,
+  requestHash,
+  type FormatFields,
+} from './batch-form';
 import { multipartError, StorageFailure } from './multipart-errors';
 import { isMultipart, multipartParts, type MultipartLimits } from './multipart-parts';
 import { multipartLimits } from './multipart.setup';
+import { PendingFormatInspector } from './pending-format.inspector';
 import { uploadFileName } from './upload-file-name';
 
 /** What the multipart body held once the file is stored. */
@@ -33,12 +43,23 @@ interface ReceivedUpload {
   rows: number;
   /** The file's SHA-256 (hex), only when an Idempotency-Key asks for replay detection. */
   sha256: string | null;
+  /** The format fields as sent (for the request hash). */
+  form: FormatFields;
+  /** A multi-column file's resolved format; null for the spec's single-column file. */
+  input: NewJobInput | null;
+  resultFields: BatchResultFields;
+  /** `column` came after the file: the stored file must be read again in this format. */
+  reread: TableFormat | null;
 }
 
 /** The file part as stored: its row count and, when asked for, its digest. */
 interface StoredFile {
   rows: number;
   sha256: string | null;
+  /** The resolved format when the file was read as a multi-column file. */
+  input: NewJobInput | null;
+  /** The single-column grammar's refusal of a file stored before its format was known. */
+  refusal: VerityError | null;
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -118,13 +139,16 @@ export class BatchUploadService {
       // The file is hashed only for an Idempotency-Key: nothing else compares requests, and
       // SHA-256 costs 36 ms of CPU per million-email upload (docs/benchmarks.md, "Batch engine").
       const digest = idempotencyKey !== null;
-      const upload = await this.receive(request, key, digest, () => (stored = true));
-      const requestHash =
+      const received = await this.receive(request, key, digest, () => (stored = true));
+      // `column` came after the file: read the stored file again, now in its format.
+      const upload =
+        received.reread === null
+          ? received
+          : { ...received, ...(await this.reread(key, received.reread)) };
+      const hash =
         upload.sha256 === null
           ? null
-          : createHash('sha256')
-              .update(`${upload.type}\n${upload.webhookUrl ?? ''}\n${upload.sha256}`)
-              .digest('hex');
+          : requestHash(upload.type, upload.webhookUrl, upload.sha256, upload.form);
       const outcome = await this.jobs.create({
         id: jobId,
         accountId: principal.accountId,
@@ -137,7 +161,9 @@ export class BatchUploadService {
         webhookUrl: upload.webhookUrl,
         baseUrl: publicBaseUrl(this.config.PUBLIC_URL, request),
         idempotencyKey,
-        requestHash,
+        requestHash: hash,
+        input: upload.input,
+        resultFields: upload.resultFields,
       });
       if (!outcome.created) {
         await this.blobs.delete(key);
@@ -218,7 +244,13 @@ export class BatchUploadService {
     }
   }
 
-  /** Reads the parts in whatever order they come; the file is stored as soon as it arrives. */
+  /**
+   * Reads the parts in whatever order they come; the file is stored as soon as it arrives. The
+   * fields sent before it are checked first, so a bad request is not uploaded, and a known
+   * `column` reads the file as a multi-column file on the way in. A `column` sent after the
+   * file is honoured too: the stored file is then read again in that format before the job is
+   * created (docs/batch.md, "Multi-column files").
+   */
   private async readParts(
     request: FastifyRequest,
     key: string,
@@ -227,6 +259,7 @@ export class BatchUploadService {
   ): Promise<ReceivedUpload> {
     let type: string | undefined;
     let webhook: string | undefined;
+    const form: FormatFields = {};
     let file: StoredFile | undefined;
     let fileName: string | null = null;
     for await (const part of multipartParts(request.raw, this.limits)) {
@@ -241,8 +274,10 @@ export class BatchUploadService {
         // Fields sent before the file are checked first, so a bad request is not uploaded.
         if (type !== undefined) checkType(type);
         if (webhook !== undefined) validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE);
+        checkResultFields(form.fields);
+        const format = checkTableFormat(form, false);
         fileName = uploadFileName(part.fileName);
-        file = await this.store(part.file, key, digest);
+        file = await this.store(part.file, key, digest, format);
         onStored();
         continue;
       }
@@ -250,26 +285,51 @@ export class BatchUploadService {
         throw new VerityError('validation_error', `field ${part.fieldname} is too long`);
       if (part.fieldname === 'type') type = part.value.trim();
       else if (part.fieldname === 'webhook_url') webhook = part.value.trim();
+      else readFormatField(form, part.fieldname, part.value);
     }
+    // The file's own refusal comes first, as when the file was checked on the way in.
+    if (file?.refusal && form.column === undefined) throw file.refusal;
     const checkedType = checkType(type);
-    if (!file) throw new VerityError('validation_error', 'file is required: a single-column CSV');
+    if (!file) throw new VerityError('validation_error', 'file is required: a CSV file');
     const webhookUrl =
       webhook === undefined || webhook === ''
         ? null
         : validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE).toString();
-    return { type: checkedType, webhookUrl, fileName, ...file };
+    const resultFields = checkResultFields(form.fields);
+    const format = checkTableFormat(form, true);
+    return {
+      type: checkedType,
+      webhookUrl,
+      fileName,
+      rows: file.rows,
+      sha256: file.sha256,
+      form,
+      input: file.input,
+      resultFields,
+      reread: format !== null && file.input === null ? format : null,
+    };
+  }
+
+  private uploadLimits() {
+    return { maxRows: this.config.BATCH_MAX_ROWS, maxBytes: this.config.BATCH_MAX_BYTES };
   }
 
   /**
-   * file part → inspector (UTF-8, one column, limits) → hash (when `digest`) → blob store, in
-   * bounded memory. `pipeline` also sees a part that failed before we got it (the parser runs
-   * ahead of us).
+   * file part → inspector → hash (when `digest`) → blob store, in bounded memory. The inspector
+   * is the multi-column reader when `format` is known; else the single-column check, which
+   * keeps its refusal for later when a `column` may still follow. `pipeline` also sees a part
+   * that failed before we got it (the parser runs ahead of us).
    */
-  private async store(source: Readable, key: string, digest: boolean): Promise<StoredFile> {
-    const inspector = new UploadInspector({
-      maxRows: this.config.BATCH_MAX_ROWS,
-      maxBytes: this.config.BATCH_MAX_BYTES,
-    });
+  private async store(
+    source: Readable,
+    key: string,
+    digest: boolean,
+    format: TableFormat | null,
+  ): Promise<StoredFile> {
+    const inspector =
+      format === null
+        ? new PendingFormatInspector(this.uploadLimits())
+        : new TableInspector(this.uploadLimits(), format);
     const hash = digest ? createHash('sha256') : null;
     const stages: [Readable, ...Transform[]] = [source, inspector];
     if (hash) {
@@ -310,6 +370,35 @@ export class BatchUploadService {
       });
       throw failure;
     }
-    return { rows: inspector.rows, sha256: hash?.digest('hex') ?? null };
+    const sha256 = hash?.digest('hex') ?? null;
+    if (inspector instanceof PendingFormatInspector) {
+      return { rows: inspector.rows, sha256, input: null, refusal: inspector.refusal };
+    }
+    return { rows: inspector.rows, sha256, input: inputOf(inspector), refusal: null };
   }
+
+  /**
+   * Reads the stored upload through the multi-column inspector (a `column` that came after the
+   * file): its rows and resolved format, or the inspector's 413/422. The caller deletes the
+   * upload on a refusal.
+   */
+  private async reread(
+    key: string,
+    format: TableFormat,
+  ): Promise<{ rows: number; input: NewJobInput }> {
+    const inspector = new TableInspector(this.uploadLimits(), format);
+    const discard = new Writable({
+      write(_chunk: Buffer, _encoding, callback) {
+        callback();
+      },
+    });
+    // Blob store errors stay internal (an outage becomes 503 through the error filter).
+    await pipeline(await this.blobs.get(key), inspector, discard);
+    return { rows: inspector.rows, input: inputOf(inspector) };
+  }
+}
+
+/** The format the multi-column inspector resolved, as the job stores it. */
+function inputOf(inspector: TableInspector): NewJobInput {
+  return { column: inspector.columnIndex, header: inspector.header, width: inspector.width };
 }

@@ -35,7 +35,7 @@ import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { ChunkRecorder } from './chunk-recorder';
 import { JobFinisher } from '@verity/batch';
-import { resultFile } from './result-file';
+import { resultFile, resultFileFormat } from './result-file';
 
 /** How often a report that found another handler assembling its job looks again. */
 const ASSEMBLY_POLL_MS = 100;
@@ -173,7 +173,8 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
       // statement each, and the key and bytes are the same whoever (re-)writes the file.
       const attempt = await this.assembly.tryAssembly(seen.id, this.holder, async (job) => {
         const key = resultKey(job.id);
-        await this.blobs.upload(key, resultFile(this.blobs, job.id, job.type, job.chunkCount!));
+        const format = resultFileFormat(job);
+        await this.blobs.upload(key, resultFile(this.blobs, job.id, format, job.chunkCount!));
         return this.assembly.markDone(job.id, key);
       });
       if (attempt.state !== 'busy') {

@@ -1,13 +1,26 @@
 import { Readable } from 'node:stream';
-import { csvHeader, partKey } from '@verity/batch';
+import { partKey, resultHeader, type BatchJobRecord, type ResultFileFormat } from '@verity/batch';
 import { type BlobStore } from '@verity/ports';
-import type { BatchType } from '@verity/contracts';
 
 /** Parts fetched ahead of the one being written (each is one chunk's rows, ~0.1–1 MB). */
 const READ_AHEAD = 4;
 
+/** A job's result file format, from what the upload stored (docs/batch.md, "Result columns"). */
+export function resultFileFormat(
+  job: Pick<BatchJobRecord, 'type' | 'resultFields' | 'inputColumn' | 'inputHeader' | 'inputWidth'>,
+): ResultFileFormat {
+  return {
+    type: job.type,
+    fields: job.resultFields,
+    input:
+      job.inputColumn === null || job.inputWidth === null
+        ? null
+        : { header: job.inputHeader, width: job.inputWidth },
+  };
+}
+
 /**
- * The result file as a stream: the header, then the parts of chunks 0 … n-1 in order. Up to
+ * The result file as a stream: the header (`resultHeader`), then the parts of chunks 0 … n-1 in order. Up to
  * READ_AHEAD parts are fetched at once, so the blob store's per-request latency is paid in
  * parallel, while memory holds at most that many parts. The bytes depend only on the parts,
  * so a re-run writes a byte-identical file.
@@ -15,11 +28,11 @@ const READ_AHEAD = 4;
 export function resultFile(
   blobs: BlobStore,
   jobId: string,
-  type: BatchType,
+  format: ResultFileFormat,
   chunks: number,
 ): Readable {
   async function* lines(): AsyncGenerator<Buffer> {
-    yield Buffer.from(csvHeader(type), 'utf8');
+    yield Buffer.from(resultHeader(format), 'utf8');
     const ahead: Promise<Buffer[]>[] = [];
     let next = 0;
     const fetchNext = () => {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   BATCH_NAMES,
@@ -7,8 +8,12 @@ import {
   type BatchJobRecord,
   encodeChunk,
   encodeMessage,
+  JsonPairsCollector,
   JsonRowsCollector,
   readChunksInto,
+  readTableChunksInto,
+  type JsonRows,
+  type RowChunk,
   BatchOutages,
   type OutageWatch,
 } from '@verity/batch';
@@ -45,6 +50,29 @@ const PUBLISH_BATCH = 32;
 const PUBLISH_BATCH_BYTES = 1024 * 1024;
 /** Split attempts before the job fails. */
 export const SPLIT_ATTEMPTS = 5;
+
+/** What the split reads of a job. */
+type SplitJob = Pick<
+  BatchJobRecord,
+  'id' | 'type' | 'mode' | 'uploadKey' | 'resultFields' | 'inputColumn' | 'inputHeader'
+>;
+
+/**
+ * The upload's rows in chunks of JSON rows: one value per row for the spec's single-column
+ * file; value and raw line pairs for a multi-column file, read with the format the upload
+ * resolved (its column, and whether it had a header).
+ */
+function chunksOf(
+  job: SplitJob,
+  source: Readable,
+  chunkRows: number,
+  fromRow: number,
+): AsyncGenerator<RowChunk<JsonRows>> {
+  if (job.inputColumn === null)
+    return readChunksInto(source, chunkRows, fromRow, new JsonRowsCollector());
+  const format = { column: { index: job.inputColumn }, header: job.inputHeader !== null };
+  return readTableChunksInto(source, chunkRows, fromRow, format, new JsonPairsCollector());
+}
 
 /**
  * The splitter: takes a job from queue `ingest`, marks it processing, streams its upload
@@ -175,11 +203,12 @@ export class SplitterService implements OnApplicationBootstrap {
    * job ended meanwhile (or its upload is gone, which fails it).
    */
   private async publishFrom(
-    job: Pick<BatchJobRecord, 'id' | 'type' | 'mode' | 'uploadKey'>,
+    job: SplitJob,
     start: { chunks: number; rows: number },
     republish: boolean,
   ): Promise<{ chunks: number; rows: number; sent: number } | null> {
     const { id: jobId, type, mode, uploadKey } = job;
+    const layout = { fields: job.resultFields, lines: job.inputColumn !== null };
     const chunkRows = this.config.BATCH_CHUNK_ROWS;
     const recorded =
       start.chunks > 0 || republish
@@ -205,9 +234,9 @@ export class SplitterService implements OnApplicationBootstrap {
     let rows = start.rows;
     let sent = 0;
     for await (const { chunk, value } of sizedChunks(
-      readChunksInto(source, chunkRows, start.rows, new JsonRowsCollector()),
+      chunksOf(job, source, chunkRows, start.rows),
       MAX_CHUNK_BYTES,
-      (c) => encodeChunk(jobId, type, c, mode),
+      (c) => encodeChunk(jobId, type, c, mode, layout),
       start.chunks,
     )) {
       // A chunk the interrupted run published and a scorer already recorded is not re-sent.

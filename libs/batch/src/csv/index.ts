@@ -6,7 +6,19 @@ export { encodeCell, encodeLine, neutralizeFormula, type CellValue } from './csv
 export {
   csvHeader,
   formatResultRow,
+  resultColumns,
   type InvalidIpRow,
+  type ResultColumnsOf,
   type ResultRowInput,
 } from './result.writer';
+export { resultHeader, type ResultFileFormat } from './result.header';
 export { LineBuffer } from './line.buffer';
+export {
+  DEFAULT_MAX_RECORD_BYTES,
+  tableFormat,
+  type TableColumn,
+  type TableFormat,
+} from './table.format';
+export { TableReader, type TableRowListener } from './table.reader';
+export { TableInspector } from './table.inspector';
+export { readTableChunksInto, type TableRowCollector } from './table.chunks';

@@ -1,5 +1,6 @@
 import {
   CREDIT_COST,
+  type BatchResultFields,
   type BatchType,
   type EmailFields,
   type EmailResult,
@@ -38,12 +39,17 @@ type ResultColumns<Result, Row, Extra extends string = never> = {
   readonly [K in keyof Result | Extra]-?: Cell<Row> | typeof NOT_IN_FILE;
 };
 
+/** The columns of a type for every field set (`fields`): each decides every field again. */
+type FieldSets<Result, Row, Extra extends string = never> = {
+  readonly [F in BatchResultFields]: ResultColumns<Result, Row, Extra>;
+};
+
 // Every batch row is charged at job creation, valid or not (spec: 1 credit per row).
 const ROW_CREDITS = CREDIT_COST.batch_row;
 const rowCredits = (): CellValue => ROW_CREDITS;
 
 // Email columns are the spec's, in its order; phone and ip columns are ours (docs/batch.md).
-const EMAIL_COLUMNS: ResultColumns<EmailResult, EmailFields> = {
+const EMAIL_SPEC: ResultColumns<EmailResult, EmailFields> = {
   input: (r) => r.input,
   valid_syntax: (r) => r.valid_syntax,
   mx_found: (r) => r.mx_found,
@@ -51,12 +57,23 @@ const EMAIL_COLUMNS: ResultColumns<EmailResult, EmailFields> = {
   score: (r) => r.score,
   deliverability: (r) => r.deliverability,
   credits_used: rowCredits,
+  did_you_mean: NOT_IN_FILE,
   role_based: NOT_IN_FILE,
   free_provider: NOT_IN_FILE,
-  did_you_mean: NOT_IN_FILE,
 };
 
-const PHONE_COLUMNS: ResultColumns<PhoneResult, PhoneFields> = {
+// `all` keeps the spec's columns first, so a reader of the spec's file reads it too.
+const EMAIL_COLUMNS: FieldSets<EmailResult, EmailFields> = {
+  spec: EMAIL_SPEC,
+  all: {
+    ...EMAIL_SPEC,
+    did_you_mean: (r) => r.did_you_mean,
+    role_based: (r) => r.role_based,
+    free_provider: (r) => r.free_provider,
+  },
+};
+
+const PHONE_SPEC: ResultColumns<PhoneResult, PhoneFields> = {
   input: (r) => r.input,
   valid: (r) => r.valid,
   e164: (r) => r.e164,
@@ -68,8 +85,14 @@ const PHONE_COLUMNS: ResultColumns<PhoneResult, PhoneFields> = {
   hlr: NOT_IN_FILE,
 };
 
+// Batch phone rows never run HLR (docs/batch.md, "Result columns"): `all` has nothing to add.
+const PHONE_COLUMNS: FieldSets<PhoneResult, PhoneFields> = {
+  spec: PHONE_SPEC,
+  all: { ...PHONE_SPEC, hlr: NOT_IN_FILE },
+};
+
 // `valid` is no field of IpResult: a row that reaches the engine is an address.
-const IP_COLUMNS: ResultColumns<IpResult, IpFields, 'valid'> = {
+const IP_SPEC: ResultColumns<IpResult, IpFields, 'valid'> = {
   input: (r) => r.input,
   valid: () => true,
   country: (r) => r.country,
@@ -84,60 +107,89 @@ const IP_COLUMNS: ResultColumns<IpResult, IpFields, 'valid'> = {
   credits_used: rowCredits,
 };
 
-/** A type's columns in file order: headers and cells, computed once. */
-interface FileColumns<Row> {
+// The spec's ip file already carries every field of IpResult (`lists` is `?explain=true` only).
+const IP_COLUMNS: FieldSets<IpResult, IpFields, 'valid'> = { spec: IP_SPEC, all: IP_SPEC };
+
+/** The result cells of one row of a type, for one field set, with or without `input`. */
+export interface ResultColumnsOf<T extends BatchType> {
+  /** Column names in file order. */
   readonly names: readonly string[];
-  readonly header: string;
-  readonly cells: readonly Cell<Row>[];
+  /** The row's cells as one CSV line ending in '\n'. */
+  line(row: ResultRowInput[T]): string;
 }
 
-function fileColumns<Row>(
+function columnsOf<Row>(
   columns: Record<string, Cell<Row> | typeof NOT_IN_FILE>,
-): FileColumns<Row> {
+  withInput: boolean,
+): ResultColumnsOf<BatchType> {
   const kept = Object.entries(columns).filter(
-    (entry): entry is [string, Cell<Row>] => entry[1] !== NOT_IN_FILE,
+    (entry): entry is [string, Cell<Row>] =>
+      entry[1] !== NOT_IN_FILE && (withInput || entry[0] !== 'input'),
   );
   const names = kept.map(([name]) => name);
+  const cells = kept.map(([, cell]) => cell) as Cell<unknown>[];
+  // An input that is not an address: itself as input, valid=false, the row's credits, the rest empty.
+  const invalidIp: readonly CellValue[] = names.map((name) =>
+    name === 'valid' ? false : name === 'credits_used' ? ROW_CREDITS : null,
+  );
+  const inputAt = names.indexOf('input');
   return {
     names,
-    header: `${names.join(',')}\n`,
-    cells: kept.map(([, cell]) => cell),
+    line(row) {
+      if (isInvalidIp(row)) {
+        const values = invalidIp.slice();
+        if (inputAt >= 0) values[inputAt] = row.invalidIp;
+        return encodeLine(values);
+      }
+      // The line encodeLine writes, concatenated cell by cell: no array per row.
+      let line = encodeCell(cells[0](row));
+      for (let i = 1; i < cells.length; i++) line += `,${encodeCell(cells[i](row))}`;
+      return `${line}\n`;
+    },
   };
 }
 
-const FILE_COLUMNS = {
-  email: fileColumns(EMAIL_COLUMNS),
-  phone: fileColumns(PHONE_COLUMNS),
-  ip: fileColumns(IP_COLUMNS),
-} satisfies Record<BatchType, FileColumns<never>>;
+type Variants = Readonly<
+  Record<BatchResultFields, readonly [ResultColumnsOf<BatchType>, ResultColumnsOf<BatchType>]>
+>;
 
-/** The header line of a result file, ending in '\n'. */
+function variants<Row>(
+  sets: Record<BatchResultFields, Record<string, Cell<Row> | typeof NOT_IN_FILE>>,
+): Variants {
+  return {
+    spec: [columnsOf(sets.spec, true), columnsOf(sets.spec, false)],
+    all: [columnsOf(sets.all, true), columnsOf(sets.all, false)],
+  };
+}
+
+const RESULT_COLUMNS: Readonly<Record<BatchType, Variants>> = {
+  email: variants(EMAIL_COLUMNS),
+  phone: variants(PHONE_COLUMNS),
+  ip: variants(IP_COLUMNS),
+};
+
+/**
+ * The result columns of a type for a field set: with `input` first (the single-column file), or
+ * without it (a multi-column file, whose input columns come first as they were uploaded).
+ */
+export function resultColumns<T extends BatchType>(
+  type: T,
+  fields: BatchResultFields = 'spec',
+  withInput = true,
+): ResultColumnsOf<T> {
+  return RESULT_COLUMNS[type][fields][withInput ? 0 : 1];
+}
+
+/** The header line of the spec's result file, ending in '\n'. */
 export function csvHeader(type: BatchType): string {
-  return FILE_COLUMNS[type].header;
+  return `${resultColumns(type).names.join(',')}\n`;
 }
 
-/** One data line of a result file, ending in '\n'. */
+/** One data line of the spec's result file, ending in '\n'. */
 export function formatResultRow<T extends BatchType>(type: T, row: ResultRowInput[T]): string {
-  if (isInvalidIp(row)) return encodeLine(invalidIpCells(row));
-  // The line encodeLine writes, concatenated cell by cell: no array per row.
-  const { cells } = FILE_COLUMNS[type] as FileColumns<unknown>;
-  let line = encodeCell(cells[0](row));
-  for (let i = 1; i < cells.length; i++) line += `,${encodeCell(cells[i](row))}`;
-  return `${line}\n`;
+  return resultColumns(type).line(row);
 }
 
-// An input that is not an address: itself as input, valid=false, the row's credits, the rest empty.
-const INVALID_IP_CELLS: readonly CellValue[] = FILE_COLUMNS.ip.names.map((name) =>
-  name === 'valid' ? false : name === 'credits_used' ? ROW_CREDITS : null,
-);
-const INVALID_IP_INPUT = FILE_COLUMNS.ip.names.indexOf('input');
-
-function invalidIpCells(row: InvalidIpRow): CellValue[] {
-  const values = INVALID_IP_CELLS.slice();
-  values[INVALID_IP_INPUT] = row.invalidIp;
-  return values;
-}
-
-function isInvalidIp(row: ResultRowInput[BatchType]): row is InvalidIpRow {
+function isInvalidIp(row: unknown): row is InvalidIpRow {
   return typeof (row as Partial<InvalidIpRow>).invalidIp === 'string';
 }

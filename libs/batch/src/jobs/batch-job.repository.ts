@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThanOrEqual, type UpdateQueryBuilder } from 'typeorm';
-import type { BatchJobError, BatchStatus, BatchType, KeyMode } from '@verity/contracts';
+import type {
+  BatchJobError,
+  BatchResultFields,
+  BatchStatus,
+  BatchType,
+  KeyMode,
+} from '@verity/contracts';
 import {
   AccountEntity,
   BatchChunkEntity,
@@ -27,6 +33,20 @@ export interface NewBatchJob {
   baseUrl: string | null;
   idempotencyKey: string | null;
   requestHash: string | null;
+  /** A multi-column upload's format, resolved at upload; absent for a single-column file. */
+  input?: NewJobInput | null;
+  /** Which result columns the file gets; `spec` when absent. */
+  resultFields?: BatchResultFields;
+}
+
+/** A multi-column upload as resolved by the upload's reader (docs/batch.md, "Multi-column files"). */
+export interface NewJobInput {
+  /** The validated column, 0-based. */
+  column: number;
+  /** The header record as uploaded, without its terminator; null when the file had none. */
+  header: string | null;
+  /** How many columns every record has. */
+  width: number;
 }
 
 /** A scorer's report that chunk `chunkNo` of `jobId` (`rows` rows) is stored. */
@@ -164,11 +184,19 @@ export class BatchJobRepository {
   }
 
   async insert(job: NewBatchJob, db: Db = this.db): Promise<BatchJobRecord> {
+    const { input, resultFields, ...fields } = job;
     const result = await managerOf(db)
       .createQueryBuilder()
       .insert()
       .into(BatchJobEntity)
-      .values({ ...job, status: 'queued' })
+      .values({
+        ...fields,
+        status: 'queued',
+        inputColumn: input?.column ?? null,
+        inputHeader: input?.header ?? null,
+        inputWidth: input?.width ?? null,
+        resultFields: resultFields ?? 'spec',
+      })
       .returning('*')
       .execute();
     return entitiesFromRows(managerOf(db), BatchJobEntity, result.raw)[0];

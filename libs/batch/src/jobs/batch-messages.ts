@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BATCH_TYPES, KEY_MODES } from '@verity/contracts';
+import { BATCH_RESULT_FIELDS, BATCH_TYPES, KEY_MODES } from '@verity/contracts';
 import { parseChunkJson } from './chunk-message.reader';
 
 // Messages on the row bus are JSON. They are parsed with zod on receipt: a malformed message
@@ -11,13 +11,26 @@ const chunkMessage = z.object({
   type: z.enum(BATCH_TYPES),
   /** The job's mode; absent means live (a test job's rows go to the test engines). */
   mode: z.enum(KEY_MODES).optional(),
+  /** The job's result columns; absent means the spec's. */
+  fields: z.enum(BATCH_RESULT_FIELDS).optional(),
+  /**
+   * `lines`: a multi-column job's rows, as value, raw input line, value, raw input line, …
+   * (docs/batch.md, "Multi-column files"); absent: one value per row.
+   */
+  layout: z.literal('lines').optional(),
   chunkNo: z.number().int().min(0),
   firstRow: z.number().int().min(0),
   rows: z.array(z.string()),
 });
 
-/** One chunk of input rows, splitter → scorer. */
-export type ChunkMessage = z.infer<typeof chunkMessage>;
+/** A chunk message as it goes on the row bus. */
+export type ChunkWire = z.infer<typeof chunkMessage>;
+
+/**
+ * One chunk of input rows, splitter → scorer, as decoded: `rows` holds one value per row
+ * whatever the layout, and `lines` (a multi-column job's) the raw input line of each row.
+ */
+export type ChunkMessage = Omit<ChunkWire, 'layout'> & { lines?: string[] };
 
 const progressMessage = z.discriminatedUnion('kind', [
   // The splitter emitted every chunk: there are `chunks` of them.
@@ -57,13 +70,24 @@ const progressMessage = z.discriminatedUnion('kind', [
 export type ProgressMessage = z.infer<typeof progressMessage>;
 
 /** Serialises a bus message. */
-export function encodeMessage(message: ChunkMessage | ProgressMessage): Buffer {
+export function encodeMessage(message: ChunkWire | ProgressMessage): Buffer {
   return Buffer.from(JSON.stringify(message));
 }
 
 /** Parses a chunk message; null if it is not one. */
 export function decodeChunk(value: Buffer): ChunkMessage | null {
-  return parse(chunkMessage, value, parseChunkJson);
+  const wire = parse(chunkMessage, value, parseChunkJson);
+  if (wire === null) return null;
+  const { layout, rows, ...head } = wire;
+  if (layout === undefined) return wire;
+  if (rows.length % 2 !== 0) return null;
+  const values = new Array<string>(rows.length / 2);
+  const lines = new Array<string>(rows.length / 2);
+  for (let i = 0; i < values.length; i++) {
+    values[i] = rows[2 * i];
+    lines[i] = rows[2 * i + 1];
+  }
+  return { ...head, rows: values, lines };
 }
 
 /** Parses a progress message; null if it is not one. */

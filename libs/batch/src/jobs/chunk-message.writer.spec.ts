@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { readChunks, readChunksInto } from '../csv/chunk.reader';
 import { decodeChunk, encodeMessage } from './batch-messages';
 import { encodeChunk } from './chunk-message.writer';
-import { JsonRows, JsonRowsCollector } from './json-rows';
+import { JsonPairsCollector, JsonRows, JsonRowsCollector } from './json-rows';
 
 const JOB = '6f1c2b8e-0d7a-4b5e-9f00-1a2b3c4d5e6f';
 
@@ -120,5 +120,76 @@ describe('encodeChunk', () => {
     const next = encodeChunk(JOB, 'email', { ...chunk, chunkNo: 9, rows: collector.take() });
     assert.deepEqual(decodeChunk(next)?.rows, ['z@x.io']);
     assert.deepEqual(first, expected);
+  });
+
+  it('writes a multi-column chunk as value and line pairs, with fields and layout in the head', () => {
+    const collector = new JsonPairsCollector();
+    const pairs: [string, string][] = [
+      ['a@x.io', '"Doe, ""Jane""",a@x.io,Acme'],
+      ['', 'Bob,,"line\nbreak"'],
+      ['t\tab@x.io', 'x,t\tab@x.io,\\'],
+    ];
+    for (const [value, line] of pairs) {
+      const v = Buffer.from(`<${value}>`);
+      const l = Buffer.from(`[${line}]`);
+      collector.add(v, 1, v.length - 1, l, 1, l.length - 1);
+    }
+    const rows = collector.take();
+    assert.equal(rows.length, 3);
+    const chunk = { chunkNo: 2, firstRow: 6, rows };
+    const flat = pairs.flat();
+    const message = encodeChunk(JOB, 'email', chunk, 'test', { fields: 'all', lines: true });
+    assert.deepEqual(
+      message,
+      encodeMessage({
+        v: 1,
+        jobId: JOB,
+        type: 'email',
+        mode: 'test',
+        fields: 'all',
+        layout: 'lines',
+        chunkNo: 2,
+        firstRow: 6,
+        rows: flat,
+      }),
+    );
+    const decoded = decodeChunk(message);
+    assert.deepEqual(decoded?.rows, ['a@x.io', '', 't\tab@x.io']);
+    assert.deepEqual(decoded?.lines, [
+      '"Doe, ""Jane""",a@x.io,Acme',
+      'Bob,,"line\nbreak"',
+      'x,t\tab@x.io,\\',
+    ]);
+    assert.equal(decoded?.fields, 'all');
+    assert.equal(decoded && 'layout' in decoded, false);
+    // Halving a chunk keeps each value with its line.
+    const second = encodeChunk(JOB, 'ip', { ...chunk, rows: rows.slice(1) }, 'live', {
+      lines: true,
+    });
+    assert.deepEqual(decodeChunk(second)?.lines, ['Bob,,"line\nbreak"', 'x,t\tab@x.io,\\']);
+    assert.equal(decodeChunk(second)?.fields, undefined);
+  });
+
+  it('leaves the spec chunk as it was for fields=spec, and refuses a lines chunk of odd length', () => {
+    const collector = new JsonRowsCollector();
+    const b = Buffer.from('1.1.1.1');
+    collector.add(b, 0, b.length);
+    const chunk = { chunkNo: 0, firstRow: 0, rows: collector.take() };
+    const spec = encodeChunk(JOB, 'ip', chunk, 'live', { fields: 'spec', lines: false });
+    assert.deepEqual(
+      spec,
+      encodeMessage({ v: 1, jobId: JOB, type: 'ip', chunkNo: 0, firstRow: 0, rows: ['1.1.1.1'] }),
+    );
+    assert.equal(decodeChunk(spec)?.lines, undefined);
+    const odd = encodeMessage({
+      v: 1,
+      jobId: JOB,
+      type: 'ip',
+      layout: 'lines',
+      chunkNo: 0,
+      firstRow: 0,
+      rows: ['1.1.1.1', 'a,1.1.1.1', 'orphan'],
+    });
+    assert.equal(decodeChunk(odd), null);
   });
 });

@@ -1,14 +1,23 @@
-import type { BatchType, KeyMode } from '@verity/contracts';
+import type { BatchResultFields, BatchType, KeyMode } from '@verity/contracts';
 import type { RowChunk } from '../csv/chunk.reader';
 import type { JsonRows } from './json-rows';
 
 const TAIL = Buffer.from(']}', 'utf8');
 
+/** How a job's chunks are laid out beyond the spec's single-column file. */
+export interface ChunkLayout {
+  /** The job's result columns (`fields`); the spec's when absent. */
+  fields?: BatchResultFields;
+  /** Rows are value, raw line pairs (a JsonPairsCollector's), for a multi-column job. */
+  lines?: boolean;
+}
+
 /**
  * The chunk message for the row bus, byte for byte what
  * `encodeMessage({ v: 1, jobId, type, chunkNo, firstRow, rows })` writes for the same rows
- * (with `"mode":"test"` after `type` for a test job; a live job's message has no mode),
- * without building a string per row, and written around the rows where they lie (JsonRows.framed).
+ * (with `"mode":"test"` after `type` for a test job; a live job's message has no mode; then
+ * `"fields":"all"` and `"layout":"lines"` only when the job has them, so the spec's messages
+ * stay as they were), without building a string per row, and written around the rows where they lie (JsonRows.framed).
  * Rows last and no spaces: the layout `decodeChunk` parses in slices (chunk-message.reader.ts).
  */
 export function encodeChunk(
@@ -16,10 +25,13 @@ export function encodeChunk(
   type: BatchType,
   chunk: RowChunk<JsonRows>,
   mode: KeyMode = 'live',
+  layout: ChunkLayout = {},
 ): Buffer {
   const head = Buffer.from(
     `{"v":1,"jobId":${JSON.stringify(jobId)},"type":${JSON.stringify(type)},` +
       (mode === 'test' ? '"mode":"test",' : '') +
+      (layout.fields === 'all' ? '"fields":"all",' : '') +
+      (layout.lines === true ? '"layout":"lines",' : '') +
       `"chunkNo":${chunk.chunkNo},"firstRow":${chunk.firstRow},"rows":[`,
     'utf8',
   );

@@ -1,9 +1,14 @@
 export * from './batch-names';
 export * from './batch-messages';
-export { encodeChunk } from './chunk-message.writer';
-export { JsonRows, JsonRowsCollector } from './json-rows';
+export { encodeChunk, type ChunkLayout } from './chunk-message.writer';
+export { JsonPairsCollector, JsonRows, JsonRowsCollector } from './json-rows';
 export type { BatchJobRecord } from './batch-job.record';
-export { BatchJobRepository, type ChunkCompletion, type NewBatchJob } from './batch-job.repository';
+export {
+  BatchJobRepository,
+  type ChunkCompletion,
+  type NewBatchJob,
+  type NewJobInput,
+} from './batch-job.repository';
 export { BatchAssemblyRepository, type AssemblyAttempt } from './batch-assembly.repository';
 export { BatchProgressRepository, type ChunkProgress } from './batch-progress.repository';
 export { BatchJobHousekeeping } from './batch-job-housekeeping.repository';

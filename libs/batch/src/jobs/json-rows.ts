@@ -1,4 +1,5 @@
 import type { RowCollector } from '../csv/chunk.reader';
+import type { TableRowCollector } from '../csv';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -64,32 +65,11 @@ export class JsonRows {
  * any other value goes through JSON.stringify. The input is valid UTF-8 (the reader checked),
  * and JSON.stringify escapes nothing else in it, so the bytes are the same either way.
  */
-export class JsonRowsCollector implements RowCollector<JsonRows> {
+abstract class JsonStrings {
   // Rows are written from HEAD_ROOM on; `len` is where the next byte goes.
   private buf = Buffer.allocUnsafe(1 << 18);
   private len = HEAD_ROOM;
-  private starts: number[] = [];
-
-  add(bytes: Buffer, start: number, end: number): void {
-    // Worst case of the copy: quotes and a comma around the value, and the message's tail.
-    this.reserve(end - start + 3 + TAIL_ROOM);
-    const buf = this.buf;
-    let pos = this.len;
-    if (this.starts.length > 0) buf[pos++] = COMMA;
-    const rowStart = pos;
-    buf[pos++] = QUOTE;
-    for (let i = start; i < end; i++) {
-      const b = bytes[i];
-      if (b < 0x20 || b === QUOTE || b === BACKSLASH) {
-        this.addEscaped(bytes.toString('utf8', start, end), rowStart);
-        return;
-      }
-      buf[pos++] = b;
-    }
-    buf[pos++] = QUOTE;
-    this.len = pos;
-    this.starts.push(rowStart - HEAD_ROOM);
-  }
+  protected starts: number[] = [];
 
   /** The rows added since the last call; they keep this buffer, and the next rows get a new one. */
   take(): JsonRows {
@@ -105,12 +85,36 @@ export class JsonRowsCollector implements RowCollector<JsonRows> {
     return rows;
   }
 
-  private addEscaped(value: string, rowStart: number): void {
+  /**
+   * Appends the JSON string of bytes `start` … `end`, after a comma when `comma`; returns where
+   * the string begins, counted from the first row.
+   */
+  protected append(bytes: Buffer, start: number, end: number, comma: boolean): number {
+    // Worst case of the copy: quotes and a comma around the value, and the message's tail.
+    this.reserve(end - start + 3 + TAIL_ROOM);
+    const buf = this.buf;
+    let pos = this.len;
+    if (comma) buf[pos++] = COMMA;
+    const at = pos;
+    buf[pos++] = QUOTE;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i];
+      if (b < 0x20 || b === QUOTE || b === BACKSLASH) {
+        this.appendEscaped(bytes.toString('utf8', start, end), at, comma);
+        return at - HEAD_ROOM;
+      }
+      buf[pos++] = b;
+    }
+    buf[pos++] = QUOTE;
+    this.len = pos;
+    return at - HEAD_ROOM;
+  }
+
+  private appendEscaped(value: string, at: number, comma: boolean): void {
     const json = JSON.stringify(value);
-    this.reserve(rowStart - this.len + Buffer.byteLength(json, 'utf8') + TAIL_ROOM);
-    if (this.starts.length > 0) this.buf[rowStart - 1] = COMMA; // reserve keeps only len bytes
-    this.len = rowStart + this.buf.write(json, rowStart, 'utf8');
-    this.starts.push(rowStart - HEAD_ROOM);
+    this.reserve(at - this.len + Buffer.byteLength(json, 'utf8') + TAIL_ROOM);
+    if (comma) this.buf[at - 1] = COMMA; // reserve keeps only len bytes
+    this.len = at + this.buf.write(json, at, 'utf8');
   }
 
   private reserve(bytes: number): void {
@@ -118,5 +122,32 @@ export class JsonRowsCollector implements RowCollector<JsonRows> {
     const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + bytes));
     this.buf.copy(grown, 0, 0, this.len);
     this.buf = grown;
+  }
+}
+
+/** A chunk's rows, one JSON string per value (the spec's single-column file). */
+export class JsonRowsCollector extends JsonStrings implements RowCollector<JsonRows> {
+  add(bytes: Buffer, start: number, end: number): void {
+    this.starts.push(this.append(bytes, start, end, this.starts.length > 0));
+  }
+}
+
+/**
+ * A multi-column file's rows as pairs of JSON strings: the validated value, then the record's
+ * raw line (a chunk message with `"layout":"lines"`). A row is the pair, so halving a chunk
+ * never separates a value from its line.
+ */
+export class JsonPairsCollector extends JsonStrings implements TableRowCollector<JsonRows> {
+  add(
+    value: Buffer,
+    vStart: number,
+    vEnd: number,
+    line: Buffer,
+    lStart: number,
+    lEnd: number,
+  ): void {
+    const at = this.append(value, vStart, vEnd, this.starts.length > 0);
+    this.append(line, lStart, lEnd, true);
+    this.starts.push(at);
   }
 }

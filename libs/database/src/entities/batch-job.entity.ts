@@ -1,9 +1,15 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { BatchErrorCode, BatchStatus, BatchType, KeyMode } from '@verity/contracts';
+import type {
+  BatchErrorCode,
+  BatchResultFields,
+  BatchStatus,
+  BatchType,
+  KeyMode,
+} from '@verity/contracts';
 
 /**
  * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000,
- * 1738000000000, 1739000000000), read and written by libs/batch's BatchJobRepository.
+ * 1738000000000, 1739000000000, 1740200000000), read and written by libs/batch's BatchJobRepository.
  */
 @Entity({ name: 'batch_jobs' })
 export class BatchJobEntity {
@@ -67,6 +73,25 @@ export class BatchJobEntity {
   /** The uploaded file's name as the client sent it (base name, control characters removed). */
   @Column({ name: 'file_name', type: 'text', nullable: true })
   fileName!: string | null;
+
+  /**
+   * The validated column of a multi-column upload (0-based); null for the spec's single-column
+   * file (docs/batch.md, "Multi-column files").
+   */
+  @Column({ name: 'input_column', type: 'integer', nullable: true })
+  inputColumn!: number | null;
+
+  /** The multi-column file's header record as uploaded (no terminator); null when it had none. */
+  @Column({ name: 'input_header', type: 'text', nullable: true })
+  inputHeader!: string | null;
+
+  /** The number of columns of a multi-column file; null for a single-column file. */
+  @Column({ name: 'input_width', type: 'integer', nullable: true })
+  inputWidth!: number | null;
+
+  /** Which result columns the file gets (`fields`; docs/batch.md, "Result columns"). */
+  @Column({ name: 'result_fields', type: 'text', default: 'spec' })
+  resultFields!: BatchResultFields;
 
   @Column({ name: 'refunded_rows', type: 'integer', default: 0 })
   refundedRows!: number;

@@ -10,6 +10,7 @@ import { WebhookDeliveryTarget1739200000000 } from './1739200000000-webhook-deli
 import { BatchJobFileName1739500000000 } from './1739500000000-batch-job-file-name';
 import { TestMode1740000000000 } from './1740000000000-test-mode';
 import { TestUsage1740100000000 } from './1740100000000-test-usage';
+import { BatchInputFormat1740200000000 } from './1740200000000-batch-input-format';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   BatchJobFileName1739500000000,
   TestMode1740000000000,
   TestUsage1740100000000,
+  BatchInputFormat1740200000000,
 ];

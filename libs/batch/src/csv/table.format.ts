@@ -1,0 +1,55 @@
+import { VerityError } from '@verity/common';
+
+// How a multi-column batch file is read: which column holds the values, and whether the first
+// record is a header. Parsed from the upload's form fields `column` and `header`.
+
+/** The column by its header name, or by its position (0-based here; 1-based on the wire). */
+export type TableColumn = { name: string } | { index: number };
+
+export interface TableFormat {
+  column: TableColumn;
+  /**
+   * Whether the first record is a header. 'auto': it is one when its cell in the chosen column
+   * is a column name (header.names.ts), as in a single-column file.
+   */
+  header: boolean | 'auto';
+}
+
+/** Longest record accepted by default, in bytes (terminator excluded). */
+export const DEFAULT_MAX_RECORD_BYTES = 65536;
+
+const DECIMAL = /^[0-9]+$/;
+// Text that reads as a number but not as a 1-based index: 0, -2, 1.5, +3.
+const NUMERIC = /^[-+]?[0-9]*\.?[0-9]+$/;
+
+/**
+ * Parses the form fields: `column` (a header name, or a 1-based index written in decimal) and
+ * `header` ('true', 'false' or absent). `header` defaults to true for a name and to 'auto' for an
+ * index; a name needs a header. Anything else → 400 validation_error.
+ */
+export function tableFormat(column: string, header: string | undefined): TableFormat {
+  const text = column.trim();
+  if (text === '') {
+    throw new VerityError('validation_error', 'column must be a header name or a 1-based index');
+  }
+  let flag: boolean | undefined;
+  if (header === 'true') flag = true;
+  else if (header === 'false') flag = false;
+  else if (header !== undefined) {
+    throw new VerityError('validation_error', `header must be true or false, got "${header}"`);
+  }
+  if (NUMERIC.test(text)) {
+    const index = Number(text);
+    if (!DECIMAL.test(text) || !Number.isSafeInteger(index) || index < 1) {
+      throw new VerityError(
+        'validation_error',
+        `column ${text} is not a valid index (columns are numbered from 1)`,
+      );
+    }
+    return { column: { index: index - 1 }, header: flag ?? 'auto' };
+  }
+  if (flag === false) {
+    throw new VerityError('validation_error', 'a column name needs header=true');
+  }
+  return { column: { name: text }, header: true };
+}

@@ -1,0 +1,388 @@
+import type { UploadLimits } from './csv.grammar';
+import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './csv.bytes';
+import { LeadingBom } from './leading-bom';
+import { RecordBuffer } from './record.buffer';
+import {
+  afterQuoteError,
+  fileTooLarge,
+  innerBomError,
+  noRowsError,
+  tooManyRows,
+  utf8Error,
+} from './input.errors';
+import { recordTooLong, unclosedFieldError, widthError } from './table.errors';
+import { DEFAULT_MAX_RECORD_BYTES, type TableFormat } from './table.format';
+import { readFirstRecord, recordCells } from './table.header';
+import { Utf8Scan } from './utf8.scan';
+
+// The reader of multi-column batch files (RFC 4180, as leniently as InputReader reads one
+// column): fields separated by commas, records ended by LF, CRLF or a lone CR, quoted fields
+// that may hold commas, `""` and line breaks, spaces and tabs around a field ignored. UTF-8 is
+// checked apart (Utf8Scan); the grammar is walked byte by byte only for records that need it:
+// a record of plain bytes ended by LF or CRLF is taken whole by a tight loop.
+
+// States of the record being read.
+const BOUNDARY = 0; // between records
+const LEAD = 1; // only spaces/tabs so far in the current field
+const UNQUOTED = 2; // inside an unquoted field
+const QUOTED = 3; // inside "..."
+const QUOTE_SEEN = 4; // a quote inside "...": either the closing one or the first of ""
+const AFTER_QUOTED = 5; // after the closing quote: only spaces/tabs may follow
+
+// Bytes that end a run on the fast path.
+const STOPS = new Uint8Array(256);
+for (const b of [COMMA, LF, CR, QUOTE]) STOPS[b] = 1;
+
+const isPadding = (b: number): boolean => b === SPACE || b === TAB;
+
+/**
+ * Called for each row, in order: `value` bytes vStart … vEnd are the chosen cell (UTF-8,
+ * unquoted, `""` unescaped, padding trimmed; possibly empty) and `line` bytes lStart … lEnd the
+ * record exactly as in the file (terminator excluded). Both are the buffer given to `write` or
+ * the reader's own, valid only during the call.
+ */
+export type TableRowListener = (
+  value: Buffer,
+  vStart: number,
+  vEnd: number,
+  line: Buffer,
+  lStart: number,
+  lEnd: number,
+) => void;
+
+/**
+ * Reads a multi-column batch file incrementally: `write` the bytes, then `end`. Throws a
+ * VerityError at the first problem (413 payload_too_large, 422 unprocessable naming the line).
+ * Every record has the first record's number of cells; wholly empty lines are skipped. A
+ * header record is no row. Memory: O(longest record).
+ */
+export class TableReader {
+  private readonly maxRows: number;
+  private readonly maxBytes: number;
+  private readonly maxRecord: number;
+  private bytes = 0;
+  private rowCount = 0;
+  private line = 1;
+  private state = BOUNDARY;
+  private prevCR = false;
+  private readonly leadingBom = new LeadingBom();
+  private readonly utf8 = new Utf8Scan();
+  // Set by the first record.
+  private col = -1;
+  private cells = -1;
+  private headerText: string | null = null;
+  // The record being read: it starts at chunk index `origin` (virtual once spilled: the bytes
+  // before the current chunk are rec.bytes[0 … rec.length)), on line `recLine`; field `cell` is being read.
+  private origin = 0;
+  private scanFrom = 0;
+  private recLine = 1;
+  private quoteLine = 1;
+  private cell = 0;
+  private spilled = false;
+  private readonly rec: RecordBuffer;
+  // The chosen cell's content in the record (offsets from its start; vs = -1 while empty) and
+  // whether it holds "" to unescape.
+  private inCol = false;
+  private vs = -1;
+  private ve = -1;
+  private escaped = false;
+
+  constructor(
+    limits: UploadLimits,
+    private readonly format: TableFormat,
+    private readonly onRow?: TableRowListener,
+  ) {
+    this.maxRows = limits.maxRows;
+    this.maxBytes = limits.maxBytes;
+    this.maxRecord = limits.maxLineBytes ?? DEFAULT_MAX_RECORD_BYTES;
+    this.rec = new RecordBuffer(this.maxRecord);
+  }
+
+  /** Rows counted so far (final after `end`). */
+  get rows(): number {
+    return this.rowCount;
+  }
+
+  /** Bytes seen so far. */
+  get totalBytes(): number {
+    return this.bytes;
+  }
+
+  /** 0-based index of the chosen column; -1 until the first record has been read. */
+  get columnIndex(): number {
+    return this.col;
+  }
+
+  /** Cells per record; -1 until the first record has been read. */
+  get width(): number {
+    return this.cells;
+  }
+
+  /** The header record as in the file (terminator and leading BOM excluded), or null. */
+  get header(): string | null {
+    return this.headerText;
+  }
+
+  get hasHeader(): boolean {
+    return this.headerText !== null;
+  }
+
+  /** Reads one chunk; throws a VerityError at the first violation. */
+  write(chunk: Buffer): void {
+    const base = this.bytes;
+    if (base + chunk.length > this.maxBytes) throw fileTooLarge(this.maxBytes);
+    this.bytes = base + chunk.length;
+    let from = 0;
+    if (!this.leadingBom.settled) {
+      const taken = this.leadingBom.take(chunk);
+      if (taken.replay) this.scan(taken.replay, 0, 0);
+      from = taken.from;
+    }
+    this.scan(chunk, from, base);
+  }
+
+  /** Finishes the file: a last record without terminator counts; zero rows → 422. */
+  end(): number {
+    this.finish();
+    if (this.rowCount === 0) throw noRowsError(this.hasHeader);
+    return this.rowCount;
+  }
+
+  /** Finishes the file like `end`, but a file without rows is not an error (the split). */
+  finish(): number {
+    if (this.leadingBom.truncated) throw utf8Error(0);
+    if (this.utf8.pending) throw utf8Error(this.utf8.offset);
+    if (this.state === QUOTED) throw unclosedFieldError(this.quoteLine);
+    if (this.state !== BOUNDARY) this.endRecord(null, 0);
+    return this.rowCount;
+  }
+
+  // `base` is the file offset of chunk[0], for error messages.
+  private scan(chunk: Buffer, from: number, base: number): void {
+    const bad = this.utf8.check(chunk, from, base);
+    this.scanFrom = from;
+    if (this.state !== BOUNDARY) this.origin = from - this.rec.length;
+    this.parse(chunk, from, bad < 0 ? chunk.length : bad);
+    if (bad >= 0) {
+      throw this.utf8.problem === 'bom' ? innerBomError(this.line) : utf8Error(this.utf8.offset);
+    }
+    // A record that goes on in the next chunk is copied before `chunk` is let go.
+    if (this.state !== BOUNDARY) {
+      this.rec.append(chunk, this.spilled ? from : this.origin, chunk.length);
+      this.spilled = true;
+    }
+  }
+
+  private parse(chunk: Buffer, from: number, stop: number): void {
+    let i = from;
+    while (i < stop) {
+      if (this.state === BOUNDARY) {
+        if (this.col >= 0 && !this.prevCR) {
+          i = this.plainRecords(chunk, i, stop);
+          if (i === stop) return;
+        }
+        const b = chunk[i];
+        if (b === LF || b === CR) {
+          // An empty line, or the LF of a CRLF.
+          if (b === CR || !this.prevCR) this.line++;
+          this.prevCR = b === CR;
+          i++;
+          continue;
+        }
+        this.startRecord(i);
+      }
+      i = this.record(chunk, i, stop);
+    }
+  }
+
+  /**
+   * Takes the records from `from` on that hold no quote and end with LF or CRLF within
+   * chunk[… stop), counting their cells with a tight loop. Returns where the first record that
+   * is not such a one begins, for the state machine to read.
+   */
+  private plainRecords(chunk: Buffer, from: number, stop: number): number {
+    const col = this.col;
+    const width = this.cells;
+    const maxRecord = this.maxRecord;
+    const onRow = this.onRow;
+    let i = from;
+    while (i < stop) {
+      const lim = Math.min(stop, i + maxRecord + 1);
+      let cell = 0;
+      let vs = col === 0 ? i : -1;
+      let ve = -1;
+      let next = -1;
+      let k = i;
+      for (; k < lim; k++) {
+        const b = chunk[k];
+        if (STOPS[b] === 0) continue;
+        if (b === COMMA) {
+          if (cell === col) ve = k;
+          if (++cell === col) vs = k + 1;
+          continue;
+        }
+        if (b === LF) next = k + 1;
+        else if (b === CR && k + 1 < stop && chunk[k + 1] === LF) next = k + 2;
+        break;
+      }
+      if (next < 0) return i;
+      if (k > i) {
+        // A record (an empty line is none).
+        if (cell + 1 !== width) throw widthError(this.line, cell + 1, width);
+        if (++this.rowCount > this.maxRows) throw tooManyRows(this.maxRows);
+        if (onRow) {
+          if (cell === col) ve = k;
+          while (vs < ve && isPadding(chunk[vs])) vs++;
+          while (ve > vs && isPadding(chunk[ve - 1])) ve--;
+          onRow(chunk, vs, ve, chunk, i, k);
+        }
+      }
+      this.line++;
+      i = next;
+    }
+    return i;
+  }
+
+  private startRecord(i: number): void {
+    this.origin = i;
+    this.recLine = this.line;
+    this.cell = 0;
+    this.state = LEAD;
+    this.prevCR = false;
+    this.inCol = this.col === 0;
+    this.vs = -1;
+    this.ve = -1;
+    this.escaped = false;
+    this.spilled = false;
+    this.rec.length = 0;
+  }
+
+  // Runs the state machine from `from` until the record ends (returns the index after its
+  // terminator) or `stop`.
+  private record(chunk: Buffer, from: number, stop: number): number {
+    const origin = this.origin;
+    const limit = origin + this.maxRecord; // a record byte at or past this is one too many
+    let state = this.state;
+    let cr = this.prevCR;
+    let i = from;
+    for (; i < stop; i++) {
+      const b = chunk[i];
+      if (state === QUOTED) {
+        if (i >= limit) throw recordTooLong(this.recLine, this.maxRecord);
+        if (b === QUOTE) {
+          state = QUOTE_SEEN;
+          cr = false;
+          continue;
+        }
+        // A line break inside quotes is content, and starts a physical line.
+        if (b === CR) this.line++;
+        else if (b === LF && !cr) this.line++;
+        cr = b === CR;
+        if (this.inCol && !isPadding(b)) {
+          if (this.vs < 0) this.vs = i - origin;
+          this.ve = i + 1 - origin;
+        }
+        continue;
+      }
+      if (b === LF || b === CR) {
+        this.endRecord(chunk, i);
+        this.line++;
+        this.prevCR = b === CR;
+        return i + 1;
+      }
+      if (i >= limit) throw recordTooLong(this.recLine, this.maxRecord);
+      if (b === COMMA) {
+        this.inCol = ++this.cell === this.col;
+        state = LEAD;
+        continue;
+      }
+      if (state === UNQUOTED) {
+        if (this.inCol && !isPadding(b)) this.ve = i + 1 - origin;
+      } else if (state === LEAD) {
+        if (isPadding(b)) continue;
+        if (b === QUOTE) {
+          state = QUOTED;
+          this.quoteLine = this.line;
+          cr = false;
+        } else {
+          state = UNQUOTED;
+          if (this.inCol) {
+            this.vs = i - origin;
+            this.ve = i + 1 - origin;
+          }
+        }
+      } else if (state === QUOTE_SEEN) {
+        if (b === QUOTE) {
+          // "" is an escaped quote (RFC 4180 §2.7).
+          state = QUOTED;
+          if (this.inCol) {
+            this.escaped = true;
+            if (this.vs < 0) this.vs = i - 1 - origin;
+            this.ve = i + 1 - origin;
+          }
+        } else if (isPadding(b)) {
+          state = AFTER_QUOTED;
+        } else {
+          throw afterQuoteError(this.line);
+        }
+      } else if (!isPadding(b)) {
+        throw afterQuoteError(this.line);
+      }
+    }
+    this.state = state;
+    this.prevCR = cr;
+    return i;
+  }
+
+  // Ends the record whose terminator is chunk[k] (chunk null: the end of the file).
+  private endRecord(chunk: Buffer | null, k: number): void {
+    let raw: Buffer;
+    let start: number;
+    let end: number;
+    if (this.spilled) {
+      if (chunk !== null) this.rec.append(chunk, this.scanFrom, k);
+      raw = this.rec.bytes;
+      start = 0;
+      end = this.rec.length;
+    } else {
+      raw = chunk as Buffer;
+      start = this.origin;
+      end = k;
+    }
+    this.state = BOUNDARY;
+    this.spilled = false;
+    this.rec.length = 0;
+    if (this.cells < 0) {
+      this.firstRecord(raw, start, end);
+      return;
+    }
+    if (this.cell + 1 !== this.cells) throw widthError(this.recLine, this.cell + 1, this.cells);
+    if (++this.rowCount > this.maxRows) throw tooManyRows(this.maxRows);
+    if (!this.onRow) return;
+    if (this.vs < 0) {
+      this.onRow(raw, start, start, raw, start, end);
+    } else if (!this.escaped) {
+      this.onRow(raw, start + this.vs, start + this.ve, raw, start, end);
+    } else {
+      const [value, length] = this.rec.unescape(raw, start + this.vs, start + this.ve);
+      this.onRow(value, 0, length, raw, start, end);
+    }
+  }
+
+  private firstRecord(raw: Buffer, start: number, end: number): void {
+    const text = raw.toString('utf8', start, end);
+    const values = recordCells(text);
+    const first = readFirstRecord(values, this.format);
+    this.cells = values.length;
+    this.col = first.column;
+    if (first.header) {
+      this.headerText = text;
+      return;
+    }
+    if (++this.rowCount > this.maxRows) throw tooManyRows(this.maxRows);
+    if (this.onRow) {
+      const value = Buffer.from(values[first.column], 'utf8');
+      this.onRow(value, 0, value.length, raw, start, end);
+    }
+  }
+}
