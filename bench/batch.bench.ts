@@ -1,7 +1,9 @@
 // `npm run bench:batch`: upload → done wall time and rows/s of batch jobs (1M emails with DNS
 // answered by a loopback resolver, 200k phones, 1M IPs), embedded (`verity start`, one process)
 // and distributed (api + ingest + scorers on Kafka, Bull/Redis, S3Proxy, PostgreSQL), against
-// the engines' bare throughput measured in the same run on the same files; one vs two scorers
+// the engines' bare throughput measured in the same run on the same files; embedded also runs
+// the email rows as a 4-column CRM file (`column=email`) against the single-column file, in
+// CPU-seconds per million rows of the `verity start` process; one vs two scorers
 // on the phone job; the API's peak RSS during a 100 MB upload. Distributed mode also prints
 // what each process costs: CPU-seconds per million rows of api, ingest, every scorer,
 // Kafka, S3Proxy, PostgreSQL and Redis (from /proc), S3 requests and bytes and SQL statements per
@@ -46,6 +48,7 @@ import {
   type BenchProcess,
 } from './batch/processes';
 import { BATCH_CATEGORIES } from './batch/profile';
+import { compareColumns, writeCrm, type ColumnsCost } from './batch/columns';
 import { summariseCpuProfile } from './support/cpu-profile.summary';
 
 const ADMIN_TOKEN = 'bench-batch-admin-token-0123456789';
@@ -66,6 +69,8 @@ const rate = (t: JobTiming) => t.rows / (t.totalMs / 1000);
 
 interface Files {
   email: string;
+  /** The email rows as a CRM export (name,email,company,country). */
+  crm: string;
   phone: string;
   ip: string;
   big: string;
@@ -75,12 +80,14 @@ interface Files {
 async function generate(dir: string): Promise<Files> {
   const files = {
     email: join(dir, 'emails.csv'),
+    crm: join(dir, 'crm.csv'),
     phone: join(dir, 'phones.csv'),
     ip: join(dir, 'ips.csv'),
     big: join(dir, 'upload-100mb.csv'),
   };
   const t0 = performance.now();
   const eb = await writeRows(files.email, SIZES.email, (i) => emailRow(i));
+  const cb = await writeCrm(files.crm, SIZES.email);
   const pb = await writeRows(files.phone, SIZES.phone, phoneRow);
   const ib = await writeRows(files.ip, SIZES.ip, ipRow);
   // Long (valid) addresses, ~80 bytes a row, so the file reaches the size with few rows.
@@ -90,7 +97,7 @@ async function generate(dir: string): Promise<Files> {
   const bb = await writeRows(files.big, bigRows, (i) => emailRow(i, 60));
   const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
   console.log(
-    `inputs (${((performance.now() - t0) / 1000).toFixed(1)} s): ${fmt(SIZES.email)} emails (${mb(eb)} MiB, ${EMAIL_DOMAINS} mail domains, all in the loopback zone), ` +
+    `inputs (${((performance.now() - t0) / 1000).toFixed(1)} s): ${fmt(SIZES.email)} emails (${mb(eb)} MiB, ${EMAIL_DOMAINS} mail domains, all in the loopback zone; as a 4-column CRM file ${mb(cb)} MiB), ` +
       `${fmt(SIZES.phone)} phones (${mb(pb)} MiB), ${fmt(SIZES.ip)} IPs (${mb(ib)} MiB), upload file ${fmt(bigRows)} rows (${mb(bb)} MiB)`,
   );
   return { ...files, bigRows };
@@ -183,10 +190,11 @@ async function embedded(files: Files, dns: string, work: string, profileDir?: st
     proc = await startProcess('verity', 'verity-start', env, work, profileDir);
     const base = `http://127.0.0.1:${proc.port}`;
     const key = await createAccount(base, ADMIN_TOKEN, CREDITS);
-    return await runJobs(base, key, files, [], 'embedded', {
+    const jobs = await runJobs(base, key, files, [], 'embedded', {
       'verity start': proc.pid,
       bench: process.pid,
     });
+    return { jobs, columns: await compareColumns(base, key, files, proc.pid) };
   } finally {
     await proc?.stop();
     await db.drop();
@@ -457,11 +465,12 @@ async function main(): Promise<void> {
     );
 
     let emb: Record<Kind, JobTiming> | undefined;
+    let columns: ColumnsCost | undefined;
     let dist: DistributedResult | undefined;
     if (modes.includes('embedded')) {
       const dir = profiling ? join(work, 'profiles-embedded') : undefined;
       if (dir) await mkdir(dir);
-      emb = await embedded(files, dns, work, dir);
+      ({ jobs: emb, columns } = await embedded(files, dns, work, dir));
       if (dir) await printProfiles(dir);
     }
     if (modes.includes('distributed')) {
@@ -538,6 +547,12 @@ async function main(): Promise<void> {
     console.log(
       'floors: email = analyzeOffline loop (DNS excluded), phone = 2-core libphonenumber floor, ip = engine lookup loop',
     );
+    if (columns) {
+      console.log(
+        `multi-column (embedded, ${fmt(columns.rows)} email rows, warm DNS cache): \`verity start\` ${columns.single.toFixed(2)} CPU-s per million rows for the single-column file, ` +
+          `${columns.multi.toFixed(2)} for the 4-column CRM file with column=email: ratio ${(columns.multi / columns.single).toFixed(2)}`,
+      );
+    }
     if (dist) {
       const peak = Math.max(dist.rss.peakPolled, dist.rss.hwmReset ? dist.rss.hwm : 0);
       const json = resultsJson({

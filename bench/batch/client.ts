@@ -30,15 +30,20 @@ export async function createAccount(
   return ((await res.json()) as { api_key: string }).api_key;
 }
 
-/** POSTs `path` as a batch of `type` (the file is streamed from disk); returns the job id. */
+/**
+ * POSTs `path` as a batch of `type` (the file is streamed from disk), with `fields` (e.g.
+ * `column`) before the file; returns the job id.
+ */
 export async function postFile(
   base: string,
   apiKey: string,
   type: string,
   path: string,
+  fields: Record<string, string> = {},
 ): Promise<string> {
   const form = new FormData();
   form.append('type', type);
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('file', await openAsBlob(path, { type: 'text/csv' }), 'input.csv');
   const res = await fetch(`${base}/v1/batch`, {
     method: 'POST',
@@ -64,9 +69,10 @@ export async function runJob(
   type: string,
   path: string,
   timeoutMs: number,
+  fields: Record<string, string> = {},
 ): Promise<JobTiming> {
   const t0 = performance.now();
-  const id = await postFile(base, apiKey, type, path);
+  const id = await postFile(base, apiKey, type, path, fields);
   const uploadMs = performance.now() - t0;
   const deadline = Date.now() + timeoutMs;
   let scoredMs: number | undefined;

@@ -2,72 +2,25 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiKeysService } from '@verity/accounts';
 import { encodeCell } from '@verity/batch';
-import { BLOB_STORE, type BlobStore } from '@verity/ports';
-import { startTestStack, type TestStack } from '@verity/testing';
-import { IngestModule } from '../../apps/ingest/src/ingest.module';
-import { ScorerModule } from '../../apps/scorer/src/scorer.module';
+import type { TestStack } from '@verity/testing';
 import { download, postBatch, waitForJob, type BatchField } from './batch-helpers';
-
-const EMAIL_RESULT = 'valid_syntax,mx_found,disposable,score,deliverability,credits_used';
-const EMAIL_HEADER = `input,${EMAIL_RESULT}`;
-const EMAIL_ALL = ',did_you_mean,role_based,free_provider';
-const PHONE_HEADER = 'input,valid,e164,country,line_type,carrier,score,credits_used';
-const IP_RESULT =
-  'valid,country,city,asn,asn_org,vpn,proxy,tor,datacenter,abuse_score,credits_used';
-
-// A CRM export: a quoted name with a comma, `""` inside a quoted cell, an embedded newline, an
-// empty email cell (still a row, scored and charged), cells a spreadsheet would run as formulas.
-const CRM_HEADER = 'name,email,company';
-const CRM_ROWS = [
-  '"Doe, Jane",jane.doe@example.com,Acme',
-  '"Bob ""The Builder""",temp@mailinator.com,"Builders, Inc."',
-  '"Multi\r\nLine",not an email,X',
-  'Eve,,Empty Co',
-  '=cmd,jane@gmial.com,"=HYPERLINK(""http://evil"")"',
-];
-const CRM_VALUES = [
-  'jane.doe@example.com',
-  'temp@mailinator.com',
-  'not an email',
-  '',
-  'jane@gmial.com',
-];
-const NON_EMPTY = CRM_VALUES.filter((v) => v !== '');
-const CRM = `${CRM_HEADER}\r\n${CRM_ROWS.join('\r\n')}\r\n`;
-
-// Over BATCH_MAX_BYTES (4000) in fewer rows than BATCH_MAX_ROWS (20).
-const LARGE = `host,ip,note\n${`h,1.1.1.1,${'x'.repeat(300)}\n`.repeat(15)}`;
-
-interface Account {
-  accountId: string;
-  apiKey: string;
-}
-
-/** The data lines of a result file (header first), split on the terminator the writer uses. */
-function resultLines(text: string, rows: readonly string[]): string[] {
-  assert.ok(text.endsWith('\n'), 'the file ends with a newline');
-  // Input lines may hold newlines of their own: cut each expected line off the front.
-  const out: string[] = [];
-  let rest = text;
-  const header = rest.indexOf('\n');
-  out.push(rest.slice(0, header));
-  rest = rest.slice(header + 1);
-  for (const row of rows) {
-    assert.ok(rest.startsWith(`${row},`), `a result line starts with its input line: ${row}`);
-    const end = rest.indexOf('\n', row.length);
-    out.push(rest.slice(0, end));
-    rest = rest.slice(end + 1);
-  }
-  assert.equal(rest, '', 'one result line per input row');
-  return out;
-}
-
-/** The result cells of a single-column result line (the line without its input cell). */
-function cellsAfterInput(line: string, value: string): string {
-  const input = encodeCell(value);
-  assert.ok(line.startsWith(`${input},`), line);
-  return line.slice(input.length + 1);
-}
+import {
+  CRM,
+  CRM_HEADER,
+  CRM_ROWS,
+  CRM_VALUES,
+  EMAIL_ALL,
+  EMAIL_HEADER,
+  EMAIL_RESULT,
+  IP_RESULT,
+  NON_EMPTY,
+  PHONE_HEADER,
+  cellsAfterInput,
+  columnsStack,
+  footprint as footprintOf,
+  resultLines,
+  type Account,
+} from './batch-columns.fixtures';
 
 describe('multi-column batch files and fields=all (embedded)', () => {
   let stack: TestStack;
@@ -76,34 +29,12 @@ describe('multi-column batch files and fields=all (embedded)', () => {
   const reference = new Map<string, string>();
 
   before(async () => {
-    stack = await startTestStack({
-      env: {
-        RATE_LIMIT_PER_SECOND: '10000',
-        RATE_LIMIT_BURST: '10000',
-        BATCH_CHUNK_ROWS: '2',
-        BATCH_MAX_ROWS: '20',
-        BATCH_MAX_BYTES: '4000',
-        BATCH_MAX_ACTIVE_JOBS: '100',
-      },
-      modules: [IngestModule, ScorerModule],
-    });
+    stack = await columnsStack();
     owner = await stack.account(10_000, 'owner');
   });
   after(() => stack.close());
 
-  async function footprint(accountId: string) {
-    const [row] = await stack.dataSource.query(
-      `SELECT a.credits_balance::int AS balance,
-              (SELECT count(*)::int FROM credit_ledger WHERE account_id = a.id) AS ledger,
-              (SELECT count(*)::int FROM batch_jobs WHERE account_id = a.id) AS jobs
-       FROM accounts a WHERE a.id = $1`,
-      [accountId],
-    );
-    const uploads: string[] = [];
-    for await (const key of stack.app.get<BlobStore>(BLOB_STORE).list('uploads/'))
-      uploads.push(key);
-    return { ...(row as { balance: number; ledger: number; jobs: number }), uploads };
-  }
+  const footprint = (accountId: string) => footprintOf(stack, accountId);
 
   async function run(fields: BatchField[], apiKey = owner.apiKey) {
     const created = await postBatch(stack.client, apiKey, fields);
@@ -244,153 +175,6 @@ describe('multi-column batch files and fields=all (embedded)', () => {
     );
   });
 
-  it('refuses bad format fields and files with the documented answer, storing and charging nothing', async () => {
-    const account = await stack.account(1_000, 'refusals');
-    const before = await footprint(account.accountId);
-    const cases: { name: string; fields: BatchField[]; status: number; message?: RegExp }[] = [
-      {
-        name: 'a row with the wrong number of cells',
-        fields: [
-          ['type', 'email'],
-          ['column', 'email'],
-          ['file', `${CRM_HEADER}\na,b@example.com,c\nd,e@example.com\n`],
-        ],
-        status: 422,
-        message: /line 3/,
-      },
-      {
-        name: 'a row with the wrong number of cells, column after the file',
-        fields: [
-          ['type', 'email'],
-          ['file', `${CRM_HEADER}\na,b@example.com,c\nd,e@example.com,f,g\n`],
-          ['column', 'email'],
-        ],
-        status: 422,
-        message: /line 3/,
-      },
-      {
-        name: 'unknown column name',
-        fields: [
-          ['type', 'email'],
-          ['column', 'mail_address'],
-          ['file', CRM],
-        ],
-        status: 422,
-        message: /mail_address/,
-      },
-      {
-        name: 'column index past the last column',
-        fields: [
-          ['type', 'email'],
-          ['column', '4'],
-          ['file', CRM],
-        ],
-        status: 422,
-      },
-      {
-        name: 'too many rows',
-        fields: [
-          ['type', 'ip'],
-          ['column', 'ip'],
-          ['file', `host,ip\n${'h,1.1.1.1\n'.repeat(21)}`],
-        ],
-        status: 422,
-      },
-      {
-        name: 'too large',
-        fields: [
-          ['type', 'ip'],
-          ['column', 'ip'],
-          ['file', LARGE],
-        ],
-        status: 413,
-      },
-      {
-        name: 'too large, column after the file',
-        fields: [
-          ['type', 'ip'],
-          ['file', LARGE],
-          ['column', 'ip'],
-        ],
-        status: 413,
-      },
-      {
-        name: 'header without column',
-        fields: [
-          ['type', 'email'],
-          ['header', 'true'],
-          ['file', 'a@example.com\n'],
-        ],
-        status: 400,
-        message: /header/,
-      },
-      {
-        name: 'header without column, after the file',
-        fields: [
-          ['type', 'email'],
-          ['file', 'a@example.com\n'],
-          ['header', 'false'],
-        ],
-        status: 400,
-        message: /header/,
-      },
-      {
-        name: 'bad fields',
-        fields: [
-          ['type', 'email'],
-          ['fields', 'everything'],
-          ['file', 'a@example.com\n'],
-        ],
-        status: 400,
-        message: /fields/,
-      },
-      {
-        name: 'bad fields after the file',
-        fields: [
-          ['type', 'email'],
-          ['file', 'a@example.com\n'],
-          ['fields', 'full'],
-        ],
-        status: 400,
-        message: /fields/,
-      },
-      {
-        name: 'bad header value',
-        fields: [
-          ['type', 'email'],
-          ['column', 'email'],
-          ['header', 'yes'],
-          ['file', CRM],
-        ],
-        status: 400,
-        message: /header/,
-      },
-      {
-        name: 'a multi-column file without column',
-        fields: [
-          ['type', 'email'],
-          ['file', CRM],
-        ],
-        status: 422,
-        message: /line 1 has more than one column/,
-      },
-    ];
-    for (const c of cases) {
-      const res = await postBatch(stack.client, account.apiKey, c.fields);
-      assert.equal(res.status, c.status, `${c.name}: ${JSON.stringify(res.body)}`);
-      const code = { 400: 'validation_error', 413: 'payload_too_large', 422: 'unprocessable' };
-      assert.equal(res.body.error.code, code[c.status as 400 | 413 | 422], c.name);
-      if (c.message) assert.match(res.body.error.message, c.message, c.name);
-    }
-    const after = await footprint(account.accountId);
-    assert.deepEqual({ ...after, uploads: [] }, { ...before, uploads: [] });
-    assert.deepEqual(
-      after.uploads.filter((key) => !before.uploads.includes(key)),
-      [],
-      'no upload left behind',
-    );
-  });
-
   it('fields=all adds the email fields of the single-call answer, single- and multi-column', async () => {
     const single = await singleColumn('email', NON_EMPTY, [['fields', 'all']]);
     const lines = single.text.split('\n');
@@ -509,35 +293,6 @@ describe('multi-column batch files and fields=all (embedded)', () => {
     const after = await footprint(account.accountId);
     assert.equal(after.balance, before.balance);
     assert.equal(after.ledger, before.ledger);
-  });
-
-  it('replays an Idempotency-Key only for the same column: another column is 422', async () => {
-    const account = await stack.account(100, 'idempotent');
-    const key = { 'Idempotency-Key': 'crm-1' };
-    const fields = (column: string): BatchField[] => [
-      ['type', 'email'],
-      ['column', column],
-      ['file', CRM],
-    ];
-    const first = await postBatch(stack.client, account.apiKey, fields('email'), key);
-    const replay = await postBatch(stack.client, account.apiKey, fields('email'), key);
-    assert.equal(first.status, 202);
-    assert.equal(replay.status, 202);
-    assert.equal(replay.body.id, first.body.id);
-    const other = await postBatch(stack.client, account.apiKey, fields('2'), key);
-    assert.equal(other.status, 422);
-    assert.equal(other.body.error.code, 'unprocessable');
-    const all = await postBatch(
-      stack.client,
-      account.apiKey,
-      [...fields('email'), ['fields', 'all']],
-      key,
-    );
-    assert.equal(all.status, 422);
-    const state = await footprint(account.accountId);
-    assert.equal(state.jobs, 1);
-    assert.equal(state.balance, 100 - CRM_ROWS.length);
-    await waitForJob(stack.client.withKey(account.apiKey), first.body.id);
   });
 
   it('leaves the single-column upload as it was: fields=spec and no fields give the same bytes', async () => {

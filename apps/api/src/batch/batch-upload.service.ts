@@ -1,6 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { Transform, Writable, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
@@ -8,10 +6,10 @@ import {
   BATCH_NAMES,
   type BatchNames,
   BatchJobsService,
-  TableInspector,
   ingestJobId,
   type NewJobInput,
   type TableFormat,
+  type UploadLimits,
   uploadKey,
   validateWebhookUrl,
   type BatchJobRecord,
@@ -31,7 +29,7 @@ import {
 import { multipartError, StorageFailure } from './multipart-errors';
 import { isMultipart, multipartParts, type MultipartLimits } from './multipart-parts';
 import { multipartLimits } from './multipart.setup';
-import { PendingFormatInspector } from './pending-format.inspector';
+import { rereadUpload, storeUpload, type StoredFile } from './upload-storage';
 import { uploadFileName } from './upload-file-name';
 
 /** What the multipart body held once the file is stored. */
@@ -52,16 +50,6 @@ interface ReceivedUpload {
   reread: TableFormat | null;
 }
 
-/** The file part as stored: its row count and, when asked for, its digest. */
-interface StoredFile {
-  rows: number;
-  sha256: string | null;
-  /** The resolved format when the file was read as a multi-column file. */
-  input: NewJobInput | null;
-  /** The single-column grammar's refusal of a file stored before its format was known. */
-  refusal: VerityError | null;
-}
-
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 const JOB_ID = /^job_[0-9a-f]{32}$/;
@@ -74,10 +62,6 @@ export function newJobId(): string {
 /** True for ids `newJobId` can mint; anything else names no job and needs no query. */
 export function isJobId(value: string): boolean {
   return JOB_ID.test(value);
-}
-
-function isPrematureClose(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
 function isBatchType(value: string): value is BatchType {
@@ -102,6 +86,8 @@ function checkType(value: string | undefined): BatchType {
 export class BatchUploadService {
   private readonly log = new Logger('BatchUpload');
   private readonly limits: MultipartLimits;
+  /** The upload's limits (BATCH_MAX_ROWS, BATCH_MAX_BYTES). */
+  private readonly storage: UploadLimits;
 
   constructor(
     private readonly jobs: BatchJobsService,
@@ -111,6 +97,7 @@ export class BatchUploadService {
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
   ) {
     this.limits = multipartLimits(config);
+    this.storage = { maxRows: config.BATCH_MAX_ROWS, maxBytes: config.BATCH_MAX_BYTES };
   }
 
   async create(
@@ -144,7 +131,10 @@ export class BatchUploadService {
       const upload =
         received.reread === null
           ? received
-          : { ...received, ...(await this.reread(key, received.reread)) };
+          : {
+              ...received,
+              ...(await rereadUpload(this.blobs, this.storage, key, received.reread)),
+            };
       const hash =
         upload.sha256 === null
           ? null
@@ -277,7 +267,7 @@ export class BatchUploadService {
         checkResultFields(form.fields);
         const format = checkTableFormat(form, false);
         fileName = uploadFileName(part.fileName);
-        file = await this.store(part.file, key, digest, format);
+        file = await storeUpload(this.blobs, this.storage, part.file, key, digest, format);
         onStored();
         continue;
       }
@@ -309,96 +299,4 @@ export class BatchUploadService {
       reread: format !== null && file.input === null ? format : null,
     };
   }
-
-  private uploadLimits() {
-    return { maxRows: this.config.BATCH_MAX_ROWS, maxBytes: this.config.BATCH_MAX_BYTES };
-  }
-
-  /**
-   * file part → inspector → hash (when `digest`) → blob store, in bounded memory. The inspector
-   * is the multi-column reader when `format` is known; else the single-column check, which
-   * keeps its refusal for later when a `column` may still follow. `pipeline` also sees a part
-   * that failed before we got it (the parser runs ahead of us).
-   */
-  private async store(
-    source: Readable,
-    key: string,
-    digest: boolean,
-    format: TableFormat | null,
-  ): Promise<StoredFile> {
-    const inspector =
-      format === null
-        ? new PendingFormatInspector(this.uploadLimits())
-        : new TableInspector(this.uploadLimits(), format);
-    const hash = digest ? createHash('sha256') : null;
-    const stages: [Readable, ...Transform[]] = [source, inspector];
-    if (hash) {
-      stages.push(
-        new Transform({
-          transform(chunk: Buffer, _encoding, callback) {
-            hash.update(chunk);
-            callback(null, chunk);
-          },
-        }),
-      );
-    }
-    const stored = stages[stages.length - 1];
-    let failure: Error | undefined;
-    const feeding = pipeline(stages).catch((error: Error) => {
-      failure ??= error;
-    });
-    try {
-      await this.blobs.upload(key, stored);
-    } catch (error) {
-      await feeding;
-      // A body failure reaches the blob store through the stream it reads (the same error); a
-      // blob store failure reaches the body's pipeline only as a premature close.
-      if (failure !== undefined && (failure === error || !isPrematureClose(failure))) throw failure;
-      throw new StorageFailure(error);
-    }
-    await feeding;
-    // busboy truncates at its own limit instead of failing; the inspector's limit is lower.
-    if (failure === undefined && (source as Readable & { truncated?: boolean }).truncated) {
-      failure = new VerityError(
-        'payload_too_large',
-        `file is larger than the limit of ${this.config.BATCH_MAX_BYTES} bytes`,
-      );
-    }
-    if (failure !== undefined) {
-      await this.blobs.delete(key).catch((e: unknown) => {
-        throw new StorageFailure(e);
-      });
-      throw failure;
-    }
-    const sha256 = hash?.digest('hex') ?? null;
-    if (inspector instanceof PendingFormatInspector) {
-      return { rows: inspector.rows, sha256, input: null, refusal: inspector.refusal };
-    }
-    return { rows: inspector.rows, sha256, input: inputOf(inspector), refusal: null };
-  }
-
-  /**
-   * Reads the stored upload through the multi-column inspector (a `column` that came after the
-   * file): its rows and resolved format, or the inspector's 413/422. The caller deletes the
-   * upload on a refusal.
-   */
-  private async reread(
-    key: string,
-    format: TableFormat,
-  ): Promise<{ rows: number; input: NewJobInput }> {
-    const inspector = new TableInspector(this.uploadLimits(), format);
-    const discard = new Writable({
-      write(_chunk: Buffer, _encoding, callback) {
-        callback();
-      },
-    });
-    // Blob store errors stay internal (an outage becomes 503 through the error filter).
-    await pipeline(await this.blobs.get(key), inspector, discard);
-    return { rows: inspector.rows, input: inputOf(inspector) };
-  }
-}
-
-/** The format the multi-column inspector resolved, as the job stores it. */
-function inputOf(inspector: TableInspector): NewJobInput {
-  return { column: inspector.columnIndex, header: inspector.header, width: inspector.width };
 }

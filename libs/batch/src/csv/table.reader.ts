@@ -29,10 +29,6 @@ const QUOTED = 3; // inside "..."
 const QUOTE_SEEN = 4; // a quote inside "...": either the closing one or the first of ""
 const AFTER_QUOTED = 5; // after the closing quote: only spaces/tabs may follow
 
-// Bytes that end a run on the fast path.
-const STOPS = new Uint8Array(256);
-for (const b of [COMMA, LF, CR, QUOTE]) STOPS[b] = 1;
-
 const isPadding = (b: number): boolean => b === SPACE || b === TAB;
 
 /**
@@ -72,7 +68,8 @@ export class TableReader {
   private cells = -1;
   private headerText: string | null = null;
   // The record being read: it starts at chunk index `origin` (virtual once spilled: the bytes
-  // before the current chunk are rec.bytes[0 … rec.length)), on line `recLine`; field `cell` is being read.
+  // before the current chunk are rec.bytes[0 … rec.length)) on line `recLine`; `cell` is the
+  // index of the field being read.
   private origin = 0;
   private scanFrom = 0;
   private recLine = 1;
@@ -123,6 +120,7 @@ export class TableReader {
     return this.headerText;
   }
 
+  /** True once a header record has been read. */
   get hasHeader(): boolean {
     return this.headerText !== null;
   }
@@ -196,9 +194,9 @@ export class TableReader {
   }
 
   /**
-   * Takes the records from `from` on that hold no quote and end with LF or CRLF within
-   * chunk[… stop), counting their cells with a tight loop. Returns where the first record that
-   * is not such a one begins, for the state machine to read.
+   * Takes the records from `from` on that end with LF or CRLF within chunk[… stop) and hold no
+   * quote but around a whole field free of "", CR and LF, counting their cells with a tight
+   * loop. Returns where the first record that is not such a one begins, for the state machine.
    */
   private plainRecords(chunk: Buffer, from: number, stop: number): number {
     const col = this.col;
@@ -207,38 +205,54 @@ export class TableReader {
     const onRow = this.onRow;
     let i = from;
     while (i < stop) {
-      const lim = Math.min(stop, i + maxRecord + 1);
+      const lf = chunk.indexOf(LF, i);
+      if (lf < 0 || lf >= stop) return i;
       let cell = 0;
+      let cellStart = i;
       let vs = col === 0 ? i : -1;
       let ve = -1;
-      let next = -1;
       let k = i;
-      for (; k < lim; k++) {
+      // Most bytes of a record sort after the comma: one comparison each.
+      for (; k < lf; k++) {
         const b = chunk[k];
-        if (STOPS[b] === 0) continue;
+        if (b > COMMA) continue;
         if (b === COMMA) {
-          if (cell === col) ve = k;
+          if (cell === col && ve < 0) ve = k;
           if (++cell === col) vs = k + 1;
-          continue;
+          cellStart = k + 1;
+        } else if (b === QUOTE) {
+          // A quoted field without "", CR or LF, closed right before a comma or the record's end.
+          if (k !== cellStart) return i;
+          let q = k + 1;
+          while (q < lf && chunk[q] !== QUOTE && chunk[q] !== CR) q++;
+          if (q === lf || chunk[q] !== QUOTE) return i;
+          const next = chunk[q + 1];
+          if (next !== COMMA && q + 1 !== lf && !(next === CR && q + 2 === lf)) return i;
+          if (cell === col) {
+            vs = k + 1;
+            ve = q;
+          }
+          k = q;
+        } else if (b === CR) {
+          break;
         }
-        if (b === LF) next = k + 1;
-        else if (b === CR && k + 1 < stop && chunk[k + 1] === LF) next = k + 2;
-        break;
       }
-      if (next < 0) return i;
+      // A CR other than the one of a CRLF: the state machine reads this record.
+      if (k < lf - 1) return i;
+      if (k - i > maxRecord) return i;
       if (k > i) {
         // A record (an empty line is none).
         if (cell + 1 !== width) throw widthError(this.line, cell + 1, width);
         if (++this.rowCount > this.maxRows) throw tooManyRows(this.maxRows);
         if (onRow) {
-          if (cell === col) ve = k;
+          if (cell === col && ve < 0) ve = k;
           while (vs < ve && isPadding(chunk[vs])) vs++;
           while (ve > vs && isPadding(chunk[ve - 1])) ve--;
           onRow(chunk, vs, ve, chunk, i, k);
         }
       }
       this.line++;
-      i = next;
+      i = lf + 1;
     }
     return i;
   }
@@ -253,8 +267,6 @@ export class TableReader {
     this.vs = -1;
     this.ve = -1;
     this.escaped = false;
-    this.spilled = false;
-    this.rec.length = 0;
   }
 
   // Runs the state machine from `from` until the record ends (returns the index after its
@@ -275,8 +287,7 @@ export class TableReader {
           continue;
         }
         // A line break inside quotes is content, and starts a physical line.
-        if (b === CR) this.line++;
-        else if (b === LF && !cr) this.line++;
+        if (b === CR || (b === LF && !cr)) this.line++;
         cr = b === CR;
         if (this.inCol && !isPadding(b)) {
           if (this.vs < 0) this.vs = i - origin;

@@ -77,6 +77,18 @@ describe('encodeChunk', () => {
     assert.equal(decodeChunk(encodeChunk(JOB, 'email', chunk))?.mode, undefined);
   });
 
+  it('escapes every control character, quote and backslash as JSON.stringify does', () => {
+    const values = Array.from({ length: 0x80 }, (_, b) => `a${String.fromCharCode(b)}z`);
+    values.push('"\\\u0000\u001f\u007f\u00e9\u2028\u{1F600}"', '\\', '"', 'plain');
+    const collector = new JsonRowsCollector();
+    for (const v of values) {
+      const b = Buffer.from(v, 'utf8');
+      collector.add(b, 0, b.length);
+    }
+    const rows = collector.take();
+    assert.equal(rows.json.toString('utf8'), values.map((v) => JSON.stringify(v)).join(','));
+  });
+
   it('slices like an array', () => {
     const collector = new JsonRowsCollector();
     for (const v of ['a', 'b"c', 'd']) {

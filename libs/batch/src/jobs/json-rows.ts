@@ -5,6 +5,17 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 
+/** The byte after the backslash of a two-byte escape (JSON.stringify's), or 0: `\u00xx`. */
+const SHORT_ESCAPES = new Uint8Array(0x60);
+SHORT_ESCAPES[QUOTE] = QUOTE;
+SHORT_ESCAPES[BACKSLASH] = BACKSLASH;
+SHORT_ESCAPES[0x08] = 0x62; // \b
+SHORT_ESCAPES[0x09] = 0x74; // \t
+SHORT_ESCAPES[0x0a] = 0x6e; // \n
+SHORT_ESCAPES[0x0c] = 0x66; // \f
+SHORT_ESCAPES[0x0d] = 0x72; // \r
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+
 /** Bytes kept free before and after a chunk's rows, for its message's head and tail. */
 const HEAD_ROOM = 256;
 const TAIL_ROOM = 8;
@@ -61,9 +72,10 @@ export class JsonRows {
 
 /**
  * Encodes values straight from the reader's bytes: a value without `"`, `\` or a control
- * character (nearly all of them) is its own JSON string body, copied between two quotes;
- * any other value goes through JSON.stringify. The input is valid UTF-8 (the reader checked),
- * and JSON.stringify escapes nothing else in it, so the bytes are the same either way.
+ * character (nearly all of them) is its own JSON string body, copied between two quotes; in any
+ * other value those bytes are escaped as JSON.stringify escapes them. The input is valid UTF-8
+ * (the reader checked), and JSON.stringify escapes nothing else in it, so the bytes are the
+ * ones it writes.
  */
 abstract class JsonStrings {
   // Rows are written from HEAD_ROOM on; `len` is where the next byte goes.
@@ -100,7 +112,8 @@ abstract class JsonStrings {
     for (let i = start; i < end; i++) {
       const b = bytes[i];
       if (b < 0x20 || b === QUOTE || b === BACKSLASH) {
-        this.appendEscaped(bytes.toString('utf8', start, end), at, comma);
+        this.len = pos;
+        this.appendEscaped(bytes, i, end);
         return at - HEAD_ROOM;
       }
       buf[pos++] = b;
@@ -110,11 +123,36 @@ abstract class JsonStrings {
     return at - HEAD_ROOM;
   }
 
-  private appendEscaped(value: string, at: number, comma: boolean): void {
-    const json = JSON.stringify(value);
-    this.reserve(at - this.len + Buffer.byteLength(json, 'utf8') + TAIL_ROOM);
-    if (comma) this.buf[at - 1] = COMMA; // reserve keeps only len bytes
-    this.len = at + this.buf.write(json, at, 'utf8');
+  /**
+   * The rest of a string from byte `from` on, escaped as JSON.stringify escapes it: `"` and `\`
+   * with a backslash, the control characters with their short form or `\u00xx` (lowercase hex),
+   * every other byte as it is, then the closing quote. Written where the copy stopped.
+   */
+  private appendEscaped(bytes: Buffer, from: number, end: number): void {
+    // Worst case: `\u00xx` (6 bytes) per byte, the closing quote, the message's tail.
+    this.reserve((end - from) * 6 + 1 + TAIL_ROOM);
+    const buf = this.buf;
+    let pos = this.len;
+    for (let i = from; i < end; i++) {
+      const b = bytes[i];
+      if (b >= 0x20 && b !== QUOTE && b !== BACKSLASH) {
+        buf[pos++] = b;
+        continue;
+      }
+      buf[pos++] = BACKSLASH;
+      const short = SHORT_ESCAPES[b];
+      if (short !== 0) {
+        buf[pos++] = short;
+        continue;
+      }
+      buf[pos++] = 0x75; // u
+      buf[pos++] = 0x30;
+      buf[pos++] = 0x30;
+      buf[pos++] = HEX[b >> 4];
+      buf[pos++] = HEX[b & 15];
+    }
+    buf[pos++] = QUOTE;
+    this.len = pos;
   }
 
   private reserve(bytes: number): void {
