@@ -1,101 +1,15 @@
-import { execFile } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BatchJobsService } from '@verity/batch';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
-import { eventually } from './batch-helpers';
-
-const REPO = resolve(__dirname, '../../..');
-const BIN = join(REPO, 'bin/verity.js');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `verity ...` without a terminal (pipes), as a script or CI job would. */
-function cli(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', ...env }, cwd: REPO },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-function tmux(socket: string, ...args: string[]): Promise<string> {
-  return new Promise((done, fail) =>
-    execFile('tmux', ['-L', socket, ...args], (error, stdout) =>
-      error ? fail(new Error(`tmux ${args[0]}: ${error.message}`)) : done(stdout),
-    ),
-  );
-}
-
-/**
- * `verity ...` in a real pseudo-terminal: a detached tmux pane (what a person sees) running
- * it under `script`, which records the raw bytes written to the terminal.
- */
-class Terminal {
-  private readonly socket = `verity-cli-test-${process.pid}-${randomBytes(4).toString('hex')}`;
-
-  private constructor(readonly rawLog: string) {}
-
-  static async start(args: string[], env: Record<string, string>, dir: string): Promise<Terminal> {
-    const term = new Terminal(join(dir, `raw-${randomBytes(4).toString('hex')}.log`));
-    const exports = Object.entries(env)
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(' ');
-    const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-    const shell = `cd '${dir}' && env ${exports} script -qefc "${command}" '${term.rawLog}'; echo "[exit $?]"; sleep 600`;
-    await tmux(term.socket, 'new-session', '-d', '-s', 'cli', '-x', '110', '-y', '24', shell);
-    return term;
-  }
-
-  screen(): Promise<string> {
-    return tmux(this.socket, 'capture-pane', '-p', '-t', 'cli');
-  }
-
-  async waitFor(pattern: RegExp, what: string): Promise<string> {
-    return eventually(
-      async () => {
-        const text = await this.screen();
-        return pattern.test(text) ? text : undefined;
-      },
-      what,
-      120_000,
-    );
-  }
-
-  async exitCode(): Promise<number> {
-    const screen = await this.waitFor(/\[exit \d+\]/, 'the command to end');
-    return Number(/\[exit (\d+)\]/.exec(screen)![1]);
-  }
-
-  pressCtrlC(): Promise<string> {
-    return tmux(this.socket, 'send-keys', '-t', 'cli', 'C-c');
-  }
-
-  raw(): Promise<string> {
-    return readFile(this.rawLog, 'utf8');
-  }
-
-  close(): Promise<string> {
-    return tmux(this.socket, 'kill-server').catch(() => '');
-  }
-}
+import { BIN, cli, Terminal, type Run } from './cli-helpers';
 
 describe('the verity command (API client)', () => {
   let stack: TestStack;
@@ -193,8 +107,15 @@ describe('the verity command (API client)', () => {
         screen.replace(/\n/g, '').includes(`  ${verity} batch download ${id} --out later.csv`),
         screen,
       );
-      const job = await idle.client.withKey(account.env.VERITY_API_KEY).get(`/v1/batch/${id}`);
-      assert.equal(job.body.status, 'queued');
+      assert.ok(screen.replace(/\n/g, '').includes(`  ${verity} batch cancel ${id}`), screen);
+      const api = idle.client.withKey(account.env.VERITY_API_KEY);
+      assert.equal((await api.get(`/v1/batch/${id}`)).body.status, 'queued');
+      // The printed cancel command does cancel it.
+      const cancel = await cli(['batch', 'cancel', id], account.env);
+      assert.equal(cancel.code, 0, cancel.stderr);
+      const job = await api.get(`/v1/batch/${id}`);
+      assert.equal(job.body.status, 'failed');
+      assert.equal(job.body.error.code, 'cancelled');
     } finally {
       await term.close();
     }

@@ -32,13 +32,23 @@ console.log(JSON.stringify({ id: job.id, status: job.status, total: job.total_ro
 
 /** A TypeScript consumer: the published types must resolve without the monorepo. */
 const TYPED_CONSUMER = `
-import { Verity, RateLimitedError, type BatchJob, type EmailResult } from '${PACKAGE}';
+import {
+  Verity,
+  RateLimitedError,
+  type BatchJob,
+  type BatchJobList,
+  type EmailResult,
+} from '${PACKAGE}';
 const verity = new Verity({ apiKey: 'vrt_live_x', maxRetries: 1 });
-export async function check(): Promise<[BatchJob, EmailResult, number | null]> {
+export async function check(): Promise<[BatchJob, EmailResult, number | null, BatchJobList]> {
   const job: BatchJob = await verity.batch.get('job_1');
   const email: EmailResult = await verity.email.validate('a@example.com');
   const e = new RateLimitedError(429, 'rate_limited', 'slow down', null);
-  return [job, email, e.retryAfterSeconds];
+  const page: BatchJobList = await verity.batch.list({ limit: 5, status: 'failed' });
+  for await (const each of verity.batch.listAll({ pageSize: 10 })) console.log(each.file_name);
+  const cancelled: BatchJob = await verity.batch.cancel(job.id);
+  await verity.batch.create({ type: 'email', file: 'crm.csv', column: 2, header: false, fields: 'all' });
+  return [cancelled, email, e.retryAfterSeconds, page];
 }
 `;
 
@@ -135,6 +145,13 @@ describe('@verity/client as a packed npm package, installed outside the reposito
     assert.equal(JSON.parse(ping.stdout).credits_remaining, 0);
     const help = await run(verity, ['--help'], { cwd: app, env: cliEnv });
     assert.match(help.stdout, /batch run FILE --type email\|phone\|ip/);
+    assert.match(help.stdout, /batch list \[--status S\]/);
+    assert.match(help.stdout, /batch cancel ID/);
+    const list = await run(verity, ['batch', 'list', '--all', '--json'], { cwd: app, env: cliEnv });
+    assert.deepEqual(
+      (JSON.parse(list.stdout) as { data: { id: string }[] }).data.map((job) => job.id),
+      [result.id],
+    );
     assert.doesNotMatch(help.stdout, /\bstart\b/);
 
     await writeFile(join(app, 'typed.ts'), TYPED_CONSUMER);

@@ -4,7 +4,14 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebStream } from 'node:stream/web';
-import type { BatchJob, BatchType } from '@verity/contracts/wire';
+import {
+  BATCH_LIST_MAX,
+  type BatchJob,
+  type BatchJobList,
+  type BatchResultFields,
+  type BatchStatus,
+  type BatchType,
+} from '@verity/contracts/wire';
 import { BatchFailedError, BatchTimeoutError, ForbiddenError, VerityClientError } from './errors';
 import type { Transport } from './transport';
 import { multipartBody, type BatchFile } from './upload';
@@ -18,6 +25,15 @@ export interface BatchCreateParams {
   file: BatchFile;
   /** Receives a signed POST when the job ends (see `webhooks.verify`). */
   webhookUrl?: string;
+  /**
+   * A multi-column file's column to validate: its header name, or a 1-based index. Without it
+   * the file is single-column. The result keeps every input column and appends the results.
+   */
+  column?: string | number;
+  /** With `column`: whether the first line is a header (never a row, never charged). */
+  header?: boolean;
+  /** `all` adds the result columns the single-call answers have; default `spec`. */
+  fields?: BatchResultFields;
   /** Sent as Idempotency-Key; one is generated when absent, so retries never create two jobs. */
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -47,6 +63,23 @@ export interface BatchRunParams extends BatchCreateParams, Omit<BatchWaitOptions
   onCreated?: (job: BatchJob) => void;
 }
 
+export interface BatchListParams {
+  /** Jobs per page, 1 to 100; the server's default is 20. */
+  limit?: number;
+  /** `next_cursor` of the previous page; absent for the first (newest) page. */
+  cursor?: string;
+  /** Only jobs in this state (a cancelled job is `failed`, with `error.code` cancelled). */
+  status?: BatchStatus;
+  signal?: AbortSignal;
+}
+
+export interface BatchListAllParams {
+  status?: BatchStatus;
+  /** Jobs fetched per request, 1 to 100; default 100. */
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
 /** A result file written to disk. */
 export interface DownloadedFile {
   path: string;
@@ -66,16 +99,16 @@ export class BatchResource {
   ) {}
 
   /**
-   * Uploads a single-column CSV (1 credit per row) and returns the queued job.
+   * Uploads a CSV (1 credit per row) and returns the queued job: a single-column file, or with
+   * `column` a multi-column one (its header line is never charged).
    * @example const job = await verity.batch.create({ type: 'email', file: 'emails.csv' });
+   * @example const job = await verity.batch.create({ type: 'email', file: 'crm.csv', column: 'email', fields: 'all' });
    */
   async create(params: BatchCreateParams): Promise<BatchJob> {
-    const fields: Record<string, string> = { type: params.type };
-    if (params.webhookUrl !== undefined) fields.webhook_url = params.webhookUrl;
     return this.transport.json<BatchJob>({
       method: 'POST',
       url: '/v1/batch',
-      upload: await multipartBody(fields, params.file),
+      upload: await multipartBody(uploadFields(params), params.file),
       headers: { 'idempotency-key': params.idempotencyKey ?? randomUUID() },
       // The Idempotency-Key makes a repeat return the same job, charged once.
       idempotent: true,
@@ -91,6 +124,55 @@ export class BatchResource {
     return this.transport.json<BatchJob>({
       method: 'GET',
       url: `/v1/batch/${encodeURIComponent(id)}`,
+      idempotent: true,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * A page of the account's jobs, newest first; pass `next_cursor` as `cursor` for the next.
+   * @example const { data, next_cursor } = await verity.batch.list({ limit: 50, status: 'failed' });
+   */
+  list(params: BatchListParams = {}): Promise<BatchJobList> {
+    const query = new URLSearchParams();
+    if (params.limit !== undefined) query.set('limit', String(params.limit));
+    if (params.cursor !== undefined) query.set('cursor', params.cursor);
+    if (params.status !== undefined) query.set('status', params.status);
+    const search = query.toString();
+    return this.transport.json<BatchJobList>({
+      method: 'GET',
+      url: search === '' ? '/v1/batch' : `/v1/batch?${search}`,
+      idempotent: true,
+      signal: params.signal,
+    });
+  }
+
+  /**
+   * Every job of the account, newest first, fetched a page at a time as the loop asks.
+   * @example for await (const job of verity.batch.listAll({ status: 'done' })) console.log(job.id);
+   */
+  async *listAll(params: BatchListAllParams = {}): AsyncGenerator<BatchJob, void, undefined> {
+    const { status, signal } = params;
+    const limit = params.pageSize ?? BATCH_LIST_MAX;
+    let cursor: string | undefined;
+    do {
+      const page = await this.list({ limit, cursor, status, signal });
+      yield* page.data;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  /**
+   * Cancels a queued or processing job: it ends `failed` with `error.code` cancelled and its
+   * unprocessed rows are refunded. Cancelling a cancelled job answers the same job; a done
+   * job is UnprocessableError, another account's NotFoundError.
+   * @example const job = await verity.batch.cancel('job_…'); // job.error?.code === 'cancelled'
+   */
+  cancel(id: string, options: { signal?: AbortSignal } = {}): Promise<BatchJob> {
+    return this.transport.json<BatchJob>({
+      method: 'DELETE',
+      url: `/v1/batch/${encodeURIComponent(id)}`,
+      // The server answers a repeat with the same job, refunding once.
       idempotent: true,
       signal: options.signal,
     });
@@ -182,6 +264,19 @@ export class BatchResource {
     if (to !== undefined) return { job, ...(await this.download(job, { to, signal })) };
     return { job, csv: await this.download(job, { signal }) };
   }
+}
+
+/** The form fields of POST /v1/batch; the optional ones only when given. */
+function uploadFields(params: BatchCreateParams): Record<string, string> {
+  const fields: Record<string, string> = { type: params.type };
+  if (params.webhookUrl !== undefined) fields.webhook_url = params.webhookUrl;
+  const { column } = params;
+  if (typeof column === 'number' && !(Number.isInteger(column) && column >= 1))
+    throw new TypeError(`column must be a header name or a 1-based index, got ${column}`);
+  if (column !== undefined) fields.column = String(column);
+  if (params.header !== undefined) fields.header = String(params.header);
+  if (params.fields !== undefined) fields.fields = params.fields;
+  return fields;
 }
 
 async function writeFile(

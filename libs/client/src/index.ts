@@ -7,6 +7,8 @@ export type {
   BatchWaitOptions,
   BatchDownloadOptions,
   BatchRunParams,
+  BatchListParams,
+  BatchListAllParams,
   DownloadedFile,
 } from './batch';
 export type { BatchFile } from './upload';
@@ -38,7 +40,9 @@ export {
 } from './errors';
 export type {
   BatchJob,
+  BatchJobList,
   BatchJobError,
+  BatchResultFields,
   BatchErrorCode,
   BatchStatus,
   BatchType,

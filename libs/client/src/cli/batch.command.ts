@@ -3,18 +3,26 @@ import { basename, dirname, extname, join } from 'node:path';
 import { BATCH_TYPES, type BatchType } from '@verity/contracts/wire';
 import type { BatchJob } from '../index';
 import { UsageError } from './usage.error';
+import { CANCEL_USAGE, LIST_USAGE, cancelCommand, listCommand } from './batch-jobs.command';
 import { InterruptedError } from './exit-codes';
 import { invocation } from './invocation';
 import { connect, parse } from './options';
 import { printResult } from './output';
 import { progressView } from './progress';
+import { uploadOptions } from './upload-options';
 
-const USAGE = `usage: verity batch run FILE --type email|phone|ip [--out FILE] [--webhook URL] [--interval S] [--timeout S]
+const USAGE = `usage: verity batch run FILE --type email|phone|ip [--column C] [--header true|false] [--fields spec|all]
+                        [--out FILE] [--webhook URL] [--interval S] [--timeout S]
        verity batch get ID
        verity batch download ID [--out FILE] [--interval S] [--timeout S]
-FILE has one value per line; a first line that is a column name (email, phone, ip and the
-usual spellings) and not a valid value is a header, skipped and free. --out defaults to
-<FILE stem>-results.csv next to FILE.`;
+       ${LIST_USAGE}
+       ${CANCEL_USAGE}
+Without --column, FILE has one value per line; a first line that is a column name (email,
+phone, ip and the usual spellings) and not a valid value is a header, skipped and free.
+--column names the column of a multi-column CSV to validate (a header name, or a 1-based
+index); the result keeps every input column and appends the results. --header false: the
+first line is a row (default true with a name). --fields all adds the result columns the
+single calls have. --out defaults to <FILE stem>-results.csv next to FILE.`;
 
 const WAIT_OPTIONS = {
   interval: { type: 'string' },
@@ -52,7 +60,9 @@ function resumeHint(job: BatchJob, out: string): string {
   return (
     `stopped waiting; job ${job.id} keeps running on the server (it was not cancelled).\n` +
     `  ${verity} batch get ${job.id}\n` +
-    `  ${verity} batch download ${job.id} --out ${out}`
+    `  ${verity} batch download ${job.id} --out ${out}\n` +
+    `to cancel it instead (its unprocessed rows are refunded):\n` +
+    `  ${verity} batch cancel ${job.id}`
   );
 }
 
@@ -71,7 +81,7 @@ async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Prom
   }
 }
 
-/** `verity batch run|get|download`. */
+/** `verity batch run|get|download|list|cancel`. */
 export async function batchCommand(action: string | undefined, argv: string[]): Promise<void> {
   switch (action ?? '') {
     case 'run': {
@@ -79,12 +89,16 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
         type: { type: 'string' },
         out: { type: 'string' },
         webhook: { type: 'string' },
+        column: { type: 'string' },
+        header: { type: 'string' },
+        fields: { type: 'string' },
         ...WAIT_OPTIONS,
       });
       if (positionals.length !== 1) throw new UsageError(USAGE);
       const type = values.type as BatchType;
       if (!BATCH_TYPES.includes(type))
         throw new UsageError(`--type must be one of ${BATCH_TYPES.join(', ')}\n${USAGE}`);
+      const upload = uploadOptions(values);
       const [file] = positionals;
       const out = values.out ?? defaultOut(file);
       await checkPaths(file, out);
@@ -99,6 +113,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
             type,
             file,
             webhookUrl: values.webhook,
+            ...upload,
             to: out,
             intervalMs,
             timeoutMs,
@@ -169,6 +184,10 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
         throw error;
       }
     }
+    case 'list':
+      return listCommand(argv);
+    case 'cancel':
+      return cancelCommand(argv);
     default:
       throw new UsageError(USAGE);
   }

@@ -24,8 +24,14 @@ export const CLIENT_HELP = `  ping                                        check 
                                               (next to FILE unless --out); a first line that is
                                               a column name (email, phone, ip, ...) and not a
                                               valid value is a header, skipped and free
+    [--column C] [--header true|false]        a multi-column CSV: the column to validate (header
+                                              name or 1-based index); every input column is kept
+    [--fields all]                            also the result columns the single calls have
   batch get ID                                a batch job's state
   batch download ID [--out FILE]              wait for a job (if needed) and download its result
+  batch list [--status S] [--limit N] [--all] the account's jobs, newest first, a page at a time
+  batch cancel ID                             stop a queued or processing job; unprocessed rows
+                                              are refunded
   keys list | create NAME [--mode test] | rotate ID | delete ID
                                               manage the account's API keys (--mode test:
                                               a vrt_test_ key, free and offline)

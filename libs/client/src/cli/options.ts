@@ -36,6 +36,8 @@ export function parse<O extends Options>(argv: string[], options: O): Parsed<O> 
 export interface ClientContext {
   verity: Verity;
   json: boolean;
+  /** The key is a `vrt_test_` key: its calls and jobs are free. */
+  testKey: boolean;
 }
 
 /** A client from --key/--url (or the environment); the key is never printed. */
@@ -64,7 +66,7 @@ export function connect(values: {
       );
     },
   });
-  return { verity, json: values.json === true };
+  return { verity, json: values.json === true, testKey: apiKey.startsWith('vrt_test_') };
 }
 
 export function one(positionals: string[], what: string, usage: string): string {

@@ -1,4 +1,5 @@
 import type { BatchJob } from '../index';
+import { jobState } from './job-list';
 
 /** Rows per second and the time left, from the first and the latest poll. */
 export class Throughput {
@@ -59,7 +60,7 @@ export function barLine(
 
 /** One log line per poll, for pipes and CI logs. */
 export function plainLine(job: BatchJob, rate: ReturnType<Throughput['sample']>): string {
-  return `${job.id} ${job.status} ${percent(job)}% ${stats(job, rate)}`;
+  return `${job.id} ${jobState(job)} ${percent(job)}% ${stats(job, rate)}`;
 }
 
 /** Where `batch run` reports progress: a bar redrawn in place on a terminal, else plain lines. */
