@@ -151,7 +151,11 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     assert.equal(await page.locator('[data-shown]').textContent(), `${names.length} jobs shown`);
 
     await page.getByLabel('Status').selectOption('failed');
-    await page.locator('tr[data-job]').nth(1).waitFor({ state: 'detached' });
+    // The list shows "Loading" between the filters: wait for the filtered rows themselves.
+    await page
+      .locator('[data-shown]')
+      .filter({ hasText: /^\s*1 job shown\s*$/ })
+      .waitFor();
     assert.deepEqual(await fileNames(page), ['leads.csv']);
     assert.equal(await page.locator('tr[data-job] .status').textContent(), 'Cancelled');
 
@@ -247,6 +251,36 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
       await page.locator('[data-balance]').getAttribute('data-balance'),
       String(1_000 - processed),
     );
+    await close();
+  });
+  it('uploads a CRM export with a column and all result fields; the result keeps every column', async (t) => {
+    if (!ready(t)) return;
+    const { page, apiKey, close } = await onBatchPage(1_000, 'columns@batch-journey.test');
+    const records = ['"Doe, Jane",jane@gmial.com,Acme', 'Bob,bob@example.com,"Widgets ""R"" Us"'];
+    await page.getByLabel('Type').selectOption('email');
+    await page.getByLabel(/^Column/).fill('email');
+    await page.getByLabel('Result columns').selectOption('all');
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'crm.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`name,email,company\n${records.join('\n')}\n`),
+    });
+    await page.getByRole('button', { name: 'Start job' }).click();
+    // The header line is no row: two rows, two credits.
+    await page.getByRole('status').filter({ hasText: 'created with 2 rows' }).waitFor();
+    const jobId = (await page.locator('tr[data-job]').first().getAttribute('data-job'))!;
+    const final = (await waitForJob(stack.client.withKey(apiKey), jobId)).at(-1)!.body;
+    assert.equal(final.status, 'done');
+    const lines = (await (await fetch(final.result_url)).text()).trimEnd().split('\n');
+    assert.equal(
+      lines[0],
+      'name,email,company,valid_syntax,mx_found,disposable,score,deliverability,credits_used,did_you_mean,role_based,free_provider',
+    );
+    assert.equal(lines.length, 3);
+    assert.ok(lines[1].startsWith(`${records[0]},`), lines[1]);
+    assert.ok(lines[2].startsWith(`${records[1]},`), lines[2]);
+    assert.match(lines[1], /,jane@gmail\.com,/);
+    await page.locator(`tr[data-job="${jobId}"][data-status="done"]`).waitFor();
     await close();
   });
 });

@@ -42,11 +42,14 @@ export function BatchPage() {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    // The API reads fields in order: type and webhook_url before the file.
+    // Every field before the file, so the API checks them before it stores the upload.
     const body = new FormData();
     body.append('type', field(data, 'type'));
     const webhook = field(data, 'webhook_url').trim();
     if (webhook) body.append('webhook_url', webhook);
+    const column = field(data, 'column').trim();
+    if (column) body.append('column', column);
+    if (field(data, 'fields') === 'all') body.append('fields', 'all');
     body.append('file', data.get('file') as File);
     setBusy(true);
     setError(null);
@@ -67,10 +70,10 @@ export function BatchPage() {
       <section class="card" aria-labelledby="upload-h">
         <h2 id="upload-h">Upload a CSV</h2>
         <p class="hint">
-          One value per line. A first line that is a column name (<code>email</code>,{' '}
-          <code>phone</code>, <code>ip</code>, …) is a header: skipped and free. 1 credit per row,
-          charged when the job is created; rows not processed are refunded if the job fails or you
-          cancel it.
+          One value per line; or any CSV export with the column to check named below (its header
+          name, or its number from 1): the result keeps every column and adds the results. A first
+          line that is a header is skipped and free. 1 credit per row, charged when the job is
+          created; rows not processed are refunded if the job fails or you cancel it.
         </p>
         <form class="stack" onSubmit={(e) => void upload(e)}>
           <label for="batch-type">Type</label>
@@ -81,6 +84,13 @@ export function BatchPage() {
           </select>
           <label for="batch-file">CSV file</label>
           <input id="batch-file" name="file" type="file" accept=".csv,text/csv" required />
+          <label for="batch-column">Column (optional, for a file with several columns)</label>
+          <input id="batch-column" name="column" type="text" placeholder="email, or 2" />
+          <label for="batch-fields">Result columns</label>
+          <select id="batch-fields" name="fields">
+            <option value="spec">Standard</option>
+            <option value="all">All fields</option>
+          </select>
           <label for="batch-webhook">Webhook URL (optional)</label>
           <input
             id="batch-webhook"
