@@ -130,7 +130,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
         return printResult(
           json
             ? { job: result.job, path: result.path, bytes: result.bytes }
-            : `${result.path}  (${result.job.total_rows.toLocaleString('en')} rows, ${result.bytes.toLocaleString('en')} bytes)`,
+            : `${result.path}  (${result.job.total_rows.toLocaleString('en')} ${result.job.total_rows === 1 ? 'row' : 'rows'}, ${result.bytes.toLocaleString('en')} bytes)`,
           json,
         );
       } catch (error) {
