@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { feedReader } from './reader.stream';
 import { DEFAULT_MAX_LINE_BYTES } from './csv.grammar';
 import { InputReader } from './input.reader';
 
@@ -78,19 +79,7 @@ export async function* readChunksInto<R>(
       rows = 0;
     }
   });
-  try {
-    // One stream layer: the source's buffers go straight to the reader.
-    for await (const data of readable as AsyncIterable<Buffer | string>) {
-      reader.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-      for (const chunk of ready) yield chunk;
-      ready.length = 0;
-    }
-    reader.finish();
-  } finally {
-    // A consumer that stops early (break, error) must not leave the source open.
-    if (!readable.readableEnded) readable.destroy();
-  }
-  for (const chunk of ready) yield chunk;
+  yield* feedReader(readable, reader, ready);
   if (rows > 0) yield { chunkNo, firstRow, rows: collector.take() };
 }
 

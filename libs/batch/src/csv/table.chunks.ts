@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { feedReader } from './reader.stream';
 import type { RowChunk } from './chunk.reader';
 import { DEFAULT_MAX_RECORD_BYTES, type TableFormat } from './table.format';
 import { TableReader } from './table.reader';
@@ -70,17 +71,6 @@ export async function* readTableChunksInto<R>(
       }
     },
   );
-  try {
-    for await (const data of readable as AsyncIterable<Buffer | string>) {
-      reader.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-      for (const chunk of ready) yield chunk;
-      ready.length = 0;
-    }
-    reader.finish();
-  } finally {
-    // A consumer that stops early (break, error) must not leave the source open.
-    if (!readable.readableEnded) readable.destroy();
-  }
-  for (const chunk of ready) yield chunk;
+  yield* feedReader(readable, reader, ready);
   if (rows > 0) yield { chunkNo, firstRow, rows: collector.take() };
 }

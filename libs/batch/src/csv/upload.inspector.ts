@@ -1,50 +1,16 @@
-import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Writable, type Readable } from 'node:stream';
 import type { UploadLimits } from './csv.grammar';
 import { InputReader, type RowListener } from './input.reader';
+import { ReaderTransform } from './reader.stream';
 
 /**
- * Pass-through stream for `upload → inspector → blob store`: bytes go through unchanged while
- * the file is checked (UTF-8, one column, limits). On a violation the stream errors with a
- * VerityError (413 payload_too_large or 422 unprocessable); `rows` is final after 'finish'.
+ * Pass-through stream for `upload → inspector → blob store` of the spec's single-column file:
+ * bytes go through unchanged while InputReader checks them (UTF-8, one column, limits).
  */
-export class UploadInspector extends Transform {
-  private readonly reader: InputReader;
-
+export class UploadInspector extends ReaderTransform<InputReader> {
   constructor(limits: UploadLimits, onRow?: RowListener) {
-    super();
-    this.reader = new InputReader(limits, onRow);
-  }
-
-  /** Rows counted so far; the file's row count once the stream has finished. */
-  get rows(): number {
-    return this.reader.rows;
-  }
-
-  /** Bytes passed through so far. */
-  get bytes(): number {
-    return this.reader.totalBytes;
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    try {
-      this.reader.write(chunk);
-    } catch (err) {
-      callback(err as Error);
-      return;
-    }
-    callback(null, chunk);
-  }
-
-  override _flush(callback: TransformCallback): void {
-    try {
-      this.reader.end();
-    } catch (err) {
-      callback(err as Error);
-      return;
-    }
-    callback();
+    super(new InputReader(limits, onRow));
   }
 }
 
