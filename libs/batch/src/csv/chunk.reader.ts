@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { feedReader } from './reader.stream';
+import { checkChunkBounds, feedReader } from './reader.stream';
 import { DEFAULT_MAX_LINE_BYTES } from './csv.grammar';
 import { InputReader } from './input.reader';
 
@@ -56,12 +56,7 @@ export async function* readChunksInto<R>(
   fromRow: number,
   collector: RowCollector<R>,
 ): AsyncGenerator<RowChunk<R>, void, undefined> {
-  if (!Number.isInteger(chunkRows) || chunkRows < 1) {
-    throw new RangeError(`chunkRows must be a positive integer, got ${chunkRows}`);
-  }
-  if (!Number.isInteger(fromRow) || fromRow < 0 || fromRow % chunkRows !== 0) {
-    throw new RangeError(`fromRow must be a multiple of chunkRows, got ${fromRow}`);
-  }
+  checkChunkBounds(chunkRows, fromRow);
   const ready: RowChunk<R>[] = [];
   let chunkNo = fromRow / chunkRows;
   let firstRow = fromRow;

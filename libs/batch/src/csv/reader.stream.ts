@@ -78,3 +78,13 @@ export async function* feedReader<T>(
   for (const chunk of ready) yield chunk;
   ready.length = 0;
 }
+
+/** A split's chunk size and resume row: a positive chunk size, and a resume row on a chunk boundary. */
+export function checkChunkBounds(chunkRows: number, fromRow: number): void {
+  if (!Number.isInteger(chunkRows) || chunkRows < 1) {
+    throw new RangeError(`chunkRows must be a positive integer, got ${chunkRows}`);
+  }
+  if (!Number.isInteger(fromRow) || fromRow < 0 || fromRow % chunkRows !== 0) {
+    throw new RangeError(`fromRow must be a multiple of chunkRows, got ${fromRow}`);
+  }
+}

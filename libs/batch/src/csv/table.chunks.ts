@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { feedReader } from './reader.stream';
+import { checkChunkBounds, feedReader } from './reader.stream';
 import type { RowChunk } from './chunk.reader';
 import { DEFAULT_MAX_RECORD_BYTES, type TableFormat } from './table.format';
 import { TableReader } from './table.reader';
@@ -44,12 +44,7 @@ export async function* readTableChunksInto<R>(
   format: TableFormat,
   collector: TableRowCollector<R>,
 ): AsyncGenerator<RowChunk<R>, void, undefined> {
-  if (!Number.isInteger(chunkRows) || chunkRows < 1) {
-    throw new RangeError(`chunkRows must be a positive integer, got ${chunkRows}`);
-  }
-  if (!Number.isInteger(fromRow) || fromRow < 0 || fromRow % chunkRows !== 0) {
-    throw new RangeError(`fromRow must be a multiple of chunkRows, got ${fromRow}`);
-  }
+  checkChunkBounds(chunkRows, fromRow);
   const ready: RowChunk<R>[] = [];
   let chunkNo = fromRow / chunkRows;
   let firstRow = fromRow;
