@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { InputReader, type UploadLimits } from '@verity/batch';
+import { InputReader, fileTooLarge, type UploadLimits } from '@verity/batch';
 import { VerityError } from '@verity/common';
 
 /**
@@ -35,10 +35,7 @@ export class PendingFormatInspector extends Transform {
       reader !== null
         ? this.check(() => reader.write(chunk))
         : this.bytes > this.limits.maxBytes
-          ? new VerityError(
-              'payload_too_large',
-              `file is larger than the limit of ${this.limits.maxBytes} bytes`,
-            )
+          ? fileTooLarge(this.limits.maxBytes)
           : null;
     if (failure) callback(failure);
     else callback(null, chunk);

@@ -24,9 +24,9 @@ export async function startCommand(
   modules: (Type | DynamicModule)[] = [IngestModule, ScorerModule],
 ): Promise<void> {
   const lock = await lockDataDir(configured.VERITY_HOME);
-  const port = await claimPort(configured.HOST, configured.PORT);
+  const claim = await claimPort(configured.HOST, configured.PORT);
   // PORT=0: the addresses derived from PORT (CONSOLE_URL unless set) use the port claimed.
-  const config = withListenPort(configured, port);
+  const config = withListenPort(configured, claim.port);
   // Never join a database a dead run left behind: this process holds the lock, so it owns it.
   const runtime = await openProcessRuntime(config, 'verity', {
     engines: true,
@@ -44,6 +44,7 @@ export async function startCommand(
     await app.init();
     const dev = await ensureDevAccount(app.get(AccountsService), config.DEV_ACCOUNT_CREDITS);
     const signIn = await consoleSignIn(app, config, dev?.account_id ?? null);
+    await claim.release();
     await app.listen({ port: config.PORT, host: config.HOST }).catch((error: unknown) => {
       throw listenError(config.HOST, config.PORT, error) ?? error;
     });
@@ -53,6 +54,7 @@ export async function startCommand(
     await lock.publish(base);
     process.stdout.write(startBanner(config, runtime, base, dev?.api_key ?? null, signIn).render());
   } catch (error) {
+    await claim.release();
     await closeAfterFailedStart(runtime, app);
     throw error;
   }

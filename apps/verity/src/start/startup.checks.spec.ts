@@ -35,14 +35,24 @@ describe('start-up checks', () => {
     } finally {
       holder.close();
     }
-    assert.equal(await claimPort('127.0.0.1', port), port, 'a free PORT is used as it is');
+    const claim = await claimPort('127.0.0.1', port);
+    assert.equal(claim.port, port, 'a free PORT is used as it is');
+    await claim.release();
   });
 
-  it('PORT=0 claims a free port now, so addresses derived from it are known at start', async () => {
-    const chosen = await claimPort('127.0.0.1', 0);
-    assert.ok(chosen > 0);
+  it('PORT=0 claims a free port now and holds it until released, so no one takes it in between', async () => {
+    const claim = await claimPort('127.0.0.1', 0);
+    assert.ok(claim.port > 0);
+    const thief = createServer();
+    const refused = await new Promise<unknown>((resolve) => {
+      thief.once('error', resolve);
+      thief.listen(claim.port, '127.0.0.1', () => resolve(null));
+    });
+    assert.equal((refused as { code?: string } | null)?.code, 'EADDRINUSE', 'held while starting');
+    await claim.release();
+    await claim.release();
     const server = createServer();
-    await new Promise<void>((resolve) => server.listen(chosen, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(claim.port, '127.0.0.1', resolve));
     server.close();
   });
 });

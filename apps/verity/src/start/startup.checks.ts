@@ -38,23 +38,37 @@ export function listenError(host: string, port: number, error: unknown): Startup
   return null;
 }
 
+/** A port held by this process until the server takes it over. */
+export interface PortClaim {
+  port: number;
+  /** Lets the port go; call right before the real listen. */
+  release(): Promise<void>;
+}
+
 /**
- * Fails fast, before the database starts, when HOST:PORT cannot be listened on, and returns
- * the port to listen on: PORT itself, or for PORT=0 a free port the kernel picks now, so that
- * every address derived from it (the console's, its sign-in link) is known before the start.
- * The real listen maps its own failure the same way ({@link listenError}): another program may
- * take the port in between.
+ * Fails fast, before the database starts, when HOST:PORT cannot be listened on, and holds the
+ * port until {@link PortClaim.release}: PORT itself, or for PORT=0 a free port the kernel picks
+ * now, so that every address derived from it (the console's, its sign-in link) is known before
+ * the start. Holding it keeps the kernel from handing the same number to an outgoing
+ * connection (the database pool's, another program's) while the service starts. The real
+ * listen maps its own failure the same way ({@link listenError}).
  */
-export async function claimPort(host: string, port: number): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const probe = createServer();
+export async function claimPort(host: string, port: number): Promise<PortClaim> {
+  const probe = createServer();
+  const chosen = await new Promise<number>((resolve, reject) => {
     probe.once('error', reject);
     probe.listen({ host, port, exclusive: true }, () => {
       const address = probe.address();
-      const chosen = typeof address === 'object' && address ? address.port : port;
-      probe.close(() => resolve(chosen));
+      resolve(typeof address === 'object' && address ? address.port : port);
     });
   }).catch((error: unknown) => {
     throw listenError(host, port, error) ?? error;
   });
+  // A held probe never keeps the process alive on its own (a failed start still exits).
+  probe.unref();
+  let released: Promise<void> | undefined;
+  return {
+    port: chosen,
+    release: () => (released ??= new Promise<void>((resolve) => probe.close(() => resolve()))),
+  };
 }

@@ -1,5 +1,6 @@
 export { DEFAULT_MAX_LINE_BYTES, type UploadLimits } from './csv.grammar';
 export { InputReader, type RowListener } from './input.reader';
+export { fileTooLarge } from './input.errors';
 export { UploadInspector, inspectUpload, type InspectionResult } from './upload.inspector';
 export { readChunks, readChunksInto, type RowChunk, type RowCollector } from './chunk.reader';
 export { encodeCell, encodeLine, neutralizeFormula, type CellValue } from './csv.cell';
