@@ -49,13 +49,36 @@ export interface DeployableOptions {
   onSpawn?: (child: ChildProcess) => void;
 }
 
-/** Starts `kind` with `env` and waits until its /healthz answers; output goes to `logDir`. */
+/**
+ * Starts `kind` with `env` and waits until its /healthz answers; output goes to `logDir`. A free
+ * port is free only when asked: when another process took it before the child listened, the
+ * child is started again on another one (only for a port this harness chose).
+ */
 export async function startDeployable(
   kind: keyof typeof ENTRY,
   name: string,
   env: Record<string, string>,
   logDir: string,
   options: DeployableOptions = {},
+): Promise<Deployable> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(kind, name, env, logDir, options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || options.port !== undefined || attempt === 3) throw error;
+    }
+  }
+}
+
+/** The child could not listen: its port was taken between freePort() and its listen. */
+class PortTaken extends Error {}
+
+async function startOnce(
+  kind: keyof typeof ENTRY,
+  name: string,
+  env: Record<string, string>,
+  logDir: string,
+  options: DeployableOptions,
 ): Promise<Deployable> {
   const port = options.port ?? (await freePort());
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
@@ -80,12 +103,19 @@ export async function startDeployable(
   );
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
+  let portTaken = false;
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (d: Buffer) => {
+      if (d.toString().includes('EADDRINUSE')) portTaken = true;
+    });
   options.onSpawn?.(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`${name} exited with ${child.exitCode}; see ${logDir}/${name}.log`);
+    if (child.exitCode !== null) {
+      const message = `${name} exited with ${child.exitCode}; see ${logDir}/${name}.log`;
+      throw portTaken ? new PortTaken(message) : new Error(message);
+    }
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
       (r) => r.ok,
       () => false,
