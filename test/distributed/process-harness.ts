@@ -70,7 +70,7 @@ export async function startDeployable(
   }
 }
 
-/** The child could not listen: its port was taken between freePort() and its listen. */
+/** The child could not listen: its port was taken between freePort() and its listen (it says so). */
 class PortTaken extends Error {}
 
 async function startOnce(
@@ -106,7 +106,7 @@ async function startOnce(
   let portTaken = false;
   for (const stream of [child.stdout, child.stderr])
     stream.on('data', (d: Buffer) => {
-      if (d.toString().includes('EADDRINUSE')) portTaken = true;
+      if (/EADDRINUSE|is already in use/.test(d.toString())) portTaken = true;
     });
   options.onSpawn?.(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { closeOnSignal, openProcessRuntime, runMain } from '@verity/platform';
+import { closeOnSignal, listenOn, openProcessRuntime, runMain } from '@verity/platform';
 import { createApiApp } from './create-api-app';
 
 /** The API deployable on its own (distributed mode): `node dist/apps/api/src/main.js`. */
@@ -11,7 +11,7 @@ runMain('verity-api', async (config) => {
     logger: runtime.logger,
     checks: runtime.checks,
   });
-  await app.listen({ port: config.PORT, host: config.HOST });
+  await listenOn(app, config);
   runtime.logger.info({ port: config.PORT, host: config.HOST }, 'api listening');
   closeOnSignal(runtime, app);
 });

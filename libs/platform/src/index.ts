@@ -22,3 +22,4 @@ export {
   type ProcessRuntime,
 } from './runtime/process.runtime';
 export { HttpConnections } from './runtime/http-connections';
+export { listenError, listenOn, type Listenable } from './runtime/listen';

@@ -2,14 +2,14 @@ import { resolve } from 'node:path';
 import type { Type, DynamicModule } from '@nestjs/common';
 import { AccountsService, type CreatedAccount } from '@verity/accounts';
 import { withListenPort, type AppConfig } from '@verity/config';
-import { closeOnSignal, openProcessRuntime, type ProcessRuntime } from '@verity/platform';
+import { closeOnSignal, listenOn, openProcessRuntime, type ProcessRuntime } from '@verity/platform';
 import { createApiApp } from '../../../api/src/create-api-app';
 import { IngestModule } from '../../../ingest/src/ingest.module';
 import { ScorerModule } from '../../../scorer/src/scorer.module';
 import { lockDataDir } from '../start/data-dir.lock';
 import { StartBanner } from '../start/start.banner';
 import { consoleSignIn, type ConsoleSignIn } from './console-banner';
-import { claimPort, listenError } from '../start/startup.checks';
+import { claimPort } from '../start/startup.checks';
 
 type ApiApp = Awaited<ReturnType<typeof createApiApp>>;
 
@@ -45,9 +45,7 @@ export async function startCommand(
     const dev = await ensureDevAccount(app.get(AccountsService), config.DEV_ACCOUNT_CREDITS);
     const signIn = await consoleSignIn(app, config, dev?.account_id ?? null);
     await claim.release();
-    await app.listen({ port: config.PORT, host: config.HOST }).catch((error: unknown) => {
-      throw listenError(config.HOST, config.PORT, error) ?? error;
-    });
+    await listenOn(app, config, 'npm start');
     closeOnSignal(runtime, app);
 
     const base = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;

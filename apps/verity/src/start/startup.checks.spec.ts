@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { StartupError } from '@verity/common';
-import { MINIMUM_NODE_MAJOR, claimPort, assertSupportedNode, listenError } from './startup.checks';
+import { listenError } from '@verity/platform';
+import { MINIMUM_NODE_MAJOR, claimPort, assertSupportedNode } from './startup.checks';
 
 describe('start-up checks', () => {
   it('the minimum Node.js major is the one package.json declares', () => {

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { StartupError, errnoCode } from '@verity/common';
+import { StartupError } from '@verity/common';
+import { listenError } from '@verity/platform';
 
 /** The oldest Node.js major Verity runs on: package.json's `engines.node` (a test keeps them equal). */
 export const MINIMUM_NODE_MAJOR = 20;
@@ -12,30 +13,6 @@ export function assertSupportedNode(version: string = process.versions.node): vo
     'node_unsupported',
     `Verity needs Node.js ${MINIMUM_NODE_MAJOR} or newer but this is Node.js ${version}: install a current LTS release from https://nodejs.org and run it again.`,
   );
-}
-
-/** The one sentence for a failure to listen on HOST:PORT, or null for an unexpected error. */
-export function listenError(host: string, port: number, error: unknown): StartupError | null {
-  const code = errnoCode(error);
-  if (code === 'EADDRINUSE')
-    return new StartupError(
-      'port_in_use',
-      `Port ${port} on ${host} is already in use by another program: stop that program, or start Verity on a free port, e.g. PORT=${port === 65535 ? 8081 : port + 1} npm start.`,
-      { cause: error },
-    );
-  if (code === 'EACCES')
-    return new StartupError(
-      'port_unavailable',
-      `This user may not listen on port ${port} (ports below 1024 need privileges): set PORT to 1024 or above, e.g. PORT=8080 npm start.`,
-      { cause: error },
-    );
-  if (code === 'EADDRNOTAVAIL')
-    return new StartupError(
-      'port_unavailable',
-      `HOST ${host} is not an address of this machine: set HOST to one of its addresses, e.g. HOST=127.0.0.1 or HOST=0.0.0.0.`,
-      { cause: error },
-    );
-  return null;
 }
 
 /** A port held by this process until the server takes it over. */

@@ -1,5 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
-import { closeOnSignal, openProcessRuntime, runMain } from '@verity/platform';
+import { closeOnSignal, listenOn, openProcessRuntime, runMain } from '@verity/platform';
 import { createWorkerApp } from './create-worker-app';
 
 /**
@@ -22,7 +22,7 @@ export function runWorker(
       checks: runtime.checks,
       reportOnly,
     });
-    await app.listen({ port: config.PORT, host: config.HOST });
+    await listenOn(app, config);
     runtime.logger.info({ port: config.PORT, host: config.HOST }, `${name} listening`);
     closeOnSignal(runtime, app);
   });
