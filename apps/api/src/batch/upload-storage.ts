@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  fileTooLarge,
   TableInspector,
   type NewJobInput,
   type TableFormat,
@@ -72,10 +73,7 @@ export async function storeUpload(
   await feeding;
   // busboy truncates at its own limit instead of failing; the inspector's limit is lower.
   if (failure === undefined && (source as Readable & { truncated?: boolean }).truncated) {
-    failure = new VerityError(
-      'payload_too_large',
-      `file is larger than the limit of ${limits.maxBytes} bytes`,
-    );
+    failure = fileTooLarge(limits.maxBytes);
   }
   if (failure !== undefined) {
     await blobs.delete(key).catch((e: unknown) => {

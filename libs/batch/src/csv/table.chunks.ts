@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { checkChunkBounds, feedReader } from './reader.stream';
 import type { RowChunk } from './chunk.reader';
 import { DEFAULT_MAX_RECORD_BYTES, type TableFormat } from './table.format';
-import { TableReader } from './table.reader';
+import { TableReader, type TableRowListener } from './table.reader';
 
 /**
  * Gathers the rows TableReader hands out (see TableRowListener) into the rows of one chunk:
@@ -10,14 +10,7 @@ import { TableReader } from './table.reader';
  * valid only during the call.
  */
 export interface TableRowCollector<R> {
-  add(
-    value: Buffer,
-    vStart: number,
-    vEnd: number,
-    line: Buffer,
-    lStart: number,
-    lEnd: number,
-  ): void;
+  add: TableRowListener;
   /** The rows added since the last call. */
   take(): R;
 }
