@@ -9,7 +9,7 @@ import { ScorerModule } from '../../../scorer/src/scorer.module';
 import { lockDataDir } from '../start/data-dir.lock';
 import { StartBanner } from '../start/start.banner';
 import { consoleSignIn, type ConsoleSignIn } from './console-banner';
-import { claimPort } from '../start/startup.checks';
+import { claimPort } from '../start/port.claim';
 
 type ApiApp = Awaited<ReturnType<typeof createApiApp>>;
 
@@ -46,6 +46,7 @@ export async function startCommand(
     const signIn = await consoleSignIn(app, config, dev?.account_id ?? null);
     await claim.release();
     await listenOn(app, config, 'npm start');
+    claim.handOver(app.getHttpServer());
     closeOnSignal(runtime, app);
 
     const base = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
@@ -53,6 +54,7 @@ export async function startCommand(
     process.stdout.write(startBanner(config, runtime, base, dev?.api_key ?? null, signIn).render());
   } catch (error) {
     await claim.release();
+    claim.handOver(null);
     await closeAfterFailedStart(runtime, app);
     throw error;
   }
