@@ -1,6 +1,7 @@
 export { AccountsModule } from './accounts.module';
 export { AccountsService, type CreatedAccount } from './accounts.service';
 export { ApiKeysService } from './api-keys.service';
+export { keyReachOf, type KeyReach } from './key-reach';
 export { CreditsService, type UsageAttribution } from './credits.service';
 export { CreditLeases, type LeaseHold } from './leases/credit-leases.service';
 export type { Principal } from './principal';

@@ -52,6 +52,8 @@ interface DocOptions {
   /** Headers of the success answer. */
   okHeaders?: Record<string, { description: string; schema: object }>;
   errors: number[];
+  /** What an error status means on this route, where it differs from the usual meaning. */
+  errorNotes?: Partial<Record<number, string>>;
   auth?: DocAuth;
 }
 
@@ -75,7 +77,7 @@ export function ApiDoc(options: DocOptions): MethodDecorator {
     ...errorStatuses(options).map((status) =>
       ApiResponse({
         status,
-        description: ERROR_STATUSES[status] ?? String(status),
+        description: options.errorNotes?.[status] ?? ERROR_STATUSES[status] ?? String(status),
         content: { 'application/json': { schema: schemaRef(errorSchema) } },
         ...((status === 429 || status === 503) && { headers: RETRY_AFTER }),
       }),
