@@ -23,4 +23,5 @@ export {
   type SignInLink,
 } from './console/console-users.service';
 export { ConsoleSessionRepository } from './console/console-session.repository';
-export { LoginThrottleRepository } from './console/login-throttle.repository';
+export { RateLimitBucketRepository, type BucketTake } from './rate-limit-bucket.repository';
+export { PasswordHashPool, type HashLane } from './console/password.pool';

@@ -8,9 +8,10 @@ interface AddressLookups {
 }
 
 /**
- * The failed-authentication budget of each client address: a token bucket (AUTH_RATE_LIMIT_*,
- * in memory or in Redis) that only a failed authentication spends, so a valid key is never
- * refused for the failures of others, nor for being new to this instance's key cache.
+ * The failed-authentication budget of each subject (a client address for API keys; an address,
+ * an email or a browser for console sign-ins): a token bucket in a RateLimitStore that only a
+ * failed authentication spends, so a valid key is never refused for the failures of others,
+ * nor for being new to this instance's key cache.
  *
  * A request whose key is not cached reserves one of the address's remaining tokens for its
  * lookup; a failed lookup spends it, a successful one gives it back. The reservation is what

@@ -16,6 +16,7 @@ import {
 } from './console-http';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, type ConsoleSession } from './console-sessions';
+import { DeviceCookies } from './device-cookie';
 import { LoginThrottle } from './login-throttle';
 import { NoStore } from '../http/no-store';
 
@@ -38,6 +39,7 @@ export class ConsoleAuthController {
     private readonly accounts: AccountsService,
     private readonly sessions: ConsoleSessions,
     private readonly throttle: LoginThrottle,
+    private readonly devices: DeviceCookies,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -50,10 +52,11 @@ export class ConsoleAuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSessionView> {
     assertSameOrigin(request, this.config.CONSOLE_URL);
-    await this.throttle.admit(body.email, request.ip);
-    const user = await this.users.authenticate(body.email, body.password);
+    const device = await this.devices.trusted(request, body.email);
+    const user = await this.throttle.attempt(body.email, request.ip, device, () =>
+      this.users.authenticate(body.email, body.password, device ? 'trusted' : 'untrusted'),
+    );
     if (!user) throw new VerityError('unauthorized', WRONG_CREDENTIALS);
-    await this.throttle.succeeded(body.email, request.ip);
     return this.signIn(user, request, reply);
   }
 
@@ -92,7 +95,11 @@ export class ConsoleAuthController {
   ): Promise<ConsoleSessionView> {
     const session = request.consoleSession!;
     if (session.passwordSet) {
-      const same = await this.users.authenticate(session.email, body.current_password ?? '');
+      // A stolen session guessing the password is held to this browser's device budget.
+      const device = `session:${session.userId}`;
+      const same = await this.throttle.attempt(session.email, request.ip, device, () =>
+        this.users.authenticate(session.email, body.current_password ?? '', 'trusted'),
+      );
       if (!same) throw new VerityError('forbidden', 'current password is incorrect');
     }
     await this.users.setPassword(session.userId, body.password);
@@ -131,6 +138,7 @@ export class ConsoleAuthController {
   ): Promise<ConsoleSessionView> {
     const id = await this.sessions.open(user.id);
     setSessionCookie(request, reply, id, this.config.CONSOLE_SESSION_MAX_HOURS * 3600);
+    await this.devices.issue(request, reply, user.email);
     const session = await this.sessions.resolve(id);
     return this.view(session!);
   }

@@ -7,6 +7,7 @@ import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleWebhookEvents } from './console-webhook-events';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
+import { DeviceCookies } from './device-cookie';
 import { LoginThrottle } from './login-throttle';
 
 /** The console's JSON API under /console/api, hosted by ApiModule (it shares its providers). */
@@ -21,6 +22,7 @@ export const CONSOLE_CONTROLLERS = [
 export const CONSOLE_PROVIDERS = [
   ConsoleSessions,
   LoginThrottle,
+  DeviceCookies,
   ConsoleSessionGuard,
   ConsoleWebhookEvents,
 ];

@@ -5,7 +5,8 @@ import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { AccountRepository } from '../account.repository';
 import { ConsoleUserRepository, type ConsoleUserRow } from './console-user.repository';
-import { DECOY_HASH, hashPassword, verifyPassword } from './password';
+import { DECOY_HASH, hashPassword, verifyPassword, type Derive } from './password';
+import { PasswordHashPool, type HashLane } from './password.pool';
 
 /** A console user as the console sees it. */
 export interface ConsoleUser {
@@ -55,8 +56,13 @@ export class ConsoleUsersService {
     private readonly db: DataSource,
     private readonly users: ConsoleUserRepository,
     private readonly accounts: AccountRepository,
+    private readonly hashes: PasswordHashPool,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  private derive(lane: HashLane): Derive {
+    return (params) => this.hashes.derive(params, lane);
+  }
 
   /**
    * Creates the account's user (or finds it again) and issues a fresh one-time link, in one
@@ -111,11 +117,18 @@ export class ConsoleUsersService {
     return row ? toUser(row) : null;
   }
 
-  /** The user for these credentials, or null; the same work is done for an unknown email. */
-  async authenticate(rawEmail: string, password: string): Promise<ConsoleUser | null> {
+  /**
+   * The user for these credentials, or null; the same work is done for an unknown email. The
+   * check waits in `lane` of the hash pool, or is refused (rate_limited) when that lane is full.
+   */
+  async authenticate(
+    rawEmail: string,
+    password: string,
+    lane: HashLane,
+  ): Promise<ConsoleUser | null> {
     const email = rawEmail.trim().toLowerCase();
     const row = await this.users.findByEmail(email);
-    const ok = await verifyPassword(password, row?.password_hash ?? DECOY_HASH);
+    const ok = await verifyPassword(password, row?.password_hash ?? DECOY_HASH, this.derive(lane));
     return ok && row?.password_hash ? toUser(row) : null;
   }
 
@@ -130,6 +143,8 @@ export class ConsoleUsersService {
         'validation_error',
         `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
       );
-    await this.users.setPasswordHash(userId, await hashPassword(password));
+    // From a signed-in session: the trusted lane. Links issued before stop working.
+    const hash = await hashPassword(password, this.derive('trusted'));
+    await this.db.transaction((m) => this.users.setPasswordHash(m, userId, hash));
   }
 }
