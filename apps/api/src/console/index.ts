@@ -7,6 +7,7 @@ import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleWebhookEvents } from './console-webhook-events';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
+import { ConsoleSendLimit } from './console-send-limit';
 import { DeviceCookies } from './device-cookie';
 import { LoginThrottle } from './login-throttle';
 
@@ -23,6 +24,7 @@ export const CONSOLE_PROVIDERS = [
   ConsoleSessions,
   LoginThrottle,
   DeviceCookies,
+  ConsoleSendLimit,
   ConsoleSessionGuard,
   ConsoleWebhookEvents,
 ];
