@@ -56,6 +56,7 @@ import { UsageRepository } from './usage.repository';
     ConsoleUsersService,
     ConsoleSessionRepository,
     RateLimitBucketRepository,
+    PasswordHashPool,
   ],
 })
 export class AccountsModule {}

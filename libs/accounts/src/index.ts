@@ -24,4 +24,4 @@ export {
 } from './console/console-users.service';
 export { ConsoleSessionRepository } from './console/console-session.repository';
 export { RateLimitBucketRepository, type BucketTake } from './rate-limit-bucket.repository';
-export { PasswordHashPool, type HashLane } from './console/password.pool';
+export { PasswordHashPool, type HashLane, type HashTicket } from './console/password.pool';

@@ -2,7 +2,12 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } fr
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AccountsService, ConsoleUsersService, type ConsoleUser } from '@verity/accounts';
+import {
+  AccountsService,
+  ConsoleUsersService,
+  PasswordHashPool,
+  type ConsoleUser,
+} from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { ConsoleSessionView } from '@verity/contracts';
@@ -40,6 +45,7 @@ export class ConsoleAuthController {
     private readonly sessions: ConsoleSessions,
     private readonly throttle: LoginThrottle,
     private readonly devices: DeviceCookies,
+    private readonly hashes: PasswordHashPool,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -53,11 +59,17 @@ export class ConsoleAuthController {
   ): Promise<ConsoleSessionView> {
     assertSameOrigin(request, this.config.CONSOLE_URL);
     const device = await this.devices.trusted(request, body.email);
-    const user = await this.throttle.attempt(body.email, request.ip, device, () =>
-      this.users.authenticate(body.email, body.password, device ? 'trusted' : 'untrusted'),
-    );
-    if (!user) throw new VerityError('unauthorized', WRONG_CREDENTIALS);
-    return this.signIn(user, request, reply);
+    // Room in the hash pool first: a flood beyond it is refused before any database read.
+    const ticket = this.hashes.admit(device ? 'trusted' : 'untrusted');
+    try {
+      const user = await this.throttle.attempt(body.email, request.ip, device, () =>
+        this.users.authenticate(body.email, body.password, ticket),
+      );
+      if (!user) throw new VerityError('unauthorized', WRONG_CREDENTIALS);
+      return await this.signIn(user, request, reply);
+    } finally {
+      ticket.release();
+    }
   }
 
   @Post('auth/link')
@@ -97,9 +109,12 @@ export class ConsoleAuthController {
     if (session.passwordSet) {
       // A stolen session guessing the password is held to this browser's device budget.
       const device = `session:${session.userId}`;
-      const same = await this.throttle.attempt(session.email, request.ip, device, () =>
-        this.users.authenticate(session.email, body.current_password ?? '', 'trusted'),
-      );
+      const ticket = this.hashes.admit('trusted');
+      const same = await this.throttle
+        .attempt(session.email, request.ip, device, () =>
+          this.users.authenticate(session.email, body.current_password ?? '', ticket),
+        )
+        .finally(() => ticket.release());
       if (!same) throw new VerityError('forbidden', 'current password is incorrect');
     }
     await this.users.setPassword(session.userId, body.password);

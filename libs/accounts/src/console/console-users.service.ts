@@ -5,8 +5,8 @@ import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { AccountRepository } from '../account.repository';
 import { ConsoleUserRepository, type ConsoleUserRow } from './console-user.repository';
-import { DECOY_HASH, hashPassword, verifyPassword, type Derive } from './password';
-import { PasswordHashPool, type HashLane } from './password.pool';
+import { DECOY_HASH, hashPassword, verifyPassword } from './password';
+import { PasswordHashPool, type HashTicket } from './password.pool';
 
 /** A console user as the console sees it. */
 export interface ConsoleUser {
@@ -59,10 +59,6 @@ export class ConsoleUsersService {
     private readonly hashes: PasswordHashPool,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  private derive(lane: HashLane): Derive {
-    return (params) => this.hashes.derive(params, lane);
-  }
 
   /**
    * Creates the account's user (or finds it again) and issues a fresh one-time link, in one
@@ -119,16 +115,18 @@ export class ConsoleUsersService {
 
   /**
    * The user for these credentials, or null; the same work is done for an unknown email. The
-   * check waits in `lane` of the hash pool, or is refused (rate_limited) when that lane is full.
+   * password is checked with `ticket`, room the caller took in the hash pool (PasswordHashPool).
    */
   async authenticate(
     rawEmail: string,
     password: string,
-    lane: HashLane,
+    ticket: HashTicket,
   ): Promise<ConsoleUser | null> {
     const email = rawEmail.trim().toLowerCase();
     const row = await this.users.findByEmail(email);
-    const ok = await verifyPassword(password, row?.password_hash ?? DECOY_HASH, this.derive(lane));
+    const ok = await verifyPassword(password, row?.password_hash ?? DECOY_HASH, (params) =>
+      ticket.derive(params),
+    );
     return ok && row?.password_hash ? toUser(row) : null;
   }
 
@@ -144,7 +142,7 @@ export class ConsoleUsersService {
         `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
       );
     // From a signed-in session: the trusted lane. Links issued before stop working.
-    const hash = await hashPassword(password, this.derive('trusted'));
+    const hash = await hashPassword(password, (params) => this.hashes.derive(params, 'trusted'));
     await this.db.transaction((m) => this.users.setPasswordHash(m, userId, hash));
   }
 }

@@ -50,6 +50,27 @@ describe('PasswordHashPool', () => {
     }
   });
 
+  it('holds room from admission: tickets beyond a lane are refused before anything runs', async () => {
+    const pool = new PasswordHashPool(1, 1);
+    try {
+      const first = pool.admit('untrusted');
+      const second = pool.admit('untrusted');
+      assert.throws(() => pool.admit('untrusted'), /too many sign-ins/);
+      // A ticket given back without deriving frees its room; so does a finished derivation.
+      second.release();
+      second.release();
+      const third = pool.admit('untrusted');
+      assert.equal((await first.derive(params('a'))).length, 32);
+      const fourth = pool.admit('untrusted');
+      await assert.rejects(first.derive(params('a')), /derives once/);
+      third.release();
+      fourth.release();
+      assert.ok(pool.admit('trusted'));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('fails a derivation the worker cannot do, and goes on', async () => {
     const pool = new PasswordHashPool(1, 2);
     try {

@@ -13,6 +13,17 @@ export type DeriveParams = Omit<DeriveRequest, 'id'>;
  */
 export type HashLane = 'trusted' | 'untrusted';
 
+/** Room for one derivation, held from admission until it is derived or released. */
+export interface HashTicket {
+  derive(params: DeriveParams): Promise<Buffer>;
+  /** Gives the room back when the attempt ends without deriving (idempotent). */
+  release(): void;
+}
+
+function shuttingDown(): VerityError {
+  return new VerityError('service_unavailable', 'the server is shutting down; retry');
+}
+
 interface Job {
   params: DeriveParams;
   resolve: (key: Buffer) => void;
@@ -41,6 +52,8 @@ export class PasswordHashPool {
   private readonly queues: Record<HashLane, Job[]> = { trusted: [], untrusted: [] };
   private workers = 0;
   private nextId = 0;
+  /** Tickets held per lane: derivations admitted and not yet finished. */
+  private readonly held: Record<HashLane, number> = { trusted: 0, untrusted: 0 };
   private averageMs = FIRST_ESTIMATE_MS;
   private closed = false;
 
@@ -50,19 +63,43 @@ export class PasswordHashPool {
     private readonly script = join(__dirname, 'password.worker.js'),
   ) {}
 
-  /** Derives a key in a worker; throws rate_limited when `lane`'s queue is full. */
-  derive(params: DeriveParams, lane: HashLane): Promise<Buffer> {
-    if (this.closed)
-      return Promise.reject(
-        new VerityError('service_unavailable', 'the server is shutting down; retry'),
-      );
+  /**
+   * Holds room in `lane` for one derivation: `threads` running and `queueLimit` waiting per
+   * lane at most, else throws rate_limited (429, Retry-After) at once. Taken before anything
+   * else is done for a sign-in, so a flood refused for want of room costs nothing more, and at
+   * most that many attempts are past this point (their database reads included).
+   */
+  admit(lane: HashLane): HashTicket {
+    if (this.closed) throw shuttingDown();
+    if (this.held[lane] >= this.threads + this.queueLimit) throw this.busy();
+    this.held[lane]++;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.held[lane]--;
+    };
+    return {
+      derive: (params) => {
+        if (!held) return Promise.reject(new Error('a hash ticket derives once'));
+        return this.run(params, lane).finally(release);
+      },
+      release,
+    };
+  }
+
+  /** Derives a key in a worker, in `lane`; throws rate_limited when the lane is full. */
+  async derive(params: DeriveParams, lane: HashLane): Promise<Buffer> {
+    return this.admit(lane).derive(params);
+  }
+
+  private run(params: DeriveParams, lane: HashLane): Promise<Buffer> {
+    if (this.closed) return Promise.reject(shuttingDown());
     return new Promise<Buffer>((resolve, reject) => {
       const job = { params, resolve, reject };
       const worker = this.freeWorker();
-      if (worker) return this.start(worker, job);
-      const queue = this.queues[lane];
-      if (queue.length >= this.queueLimit) return reject(this.busy());
-      queue.push(job);
+      if (worker) this.start(worker, job);
+      else this.queues[lane].push(job);
     });
   }
 
@@ -78,7 +115,7 @@ export class PasswordHashPool {
   /** Ends the workers; what waits or runs is refused with 503. */
   async close(): Promise<void> {
     this.closed = true;
-    const gone = new VerityError('service_unavailable', 'the server is shutting down; retry');
+    const gone = shuttingDown();
     for (const job of [...this.queues.trusted, ...this.queues.untrusted]) job.reject(gone);
     this.queues.trusted = [];
     this.queues.untrusted = [];
