@@ -7,7 +7,7 @@
 // run, RSS at start, peak, when the last job ended and after MEM_IDLE_S idle seconds, the
 // highest bus backlog /metrics showed, and the ratio of the peaks against the baseline.
 //
-// Environment: MEM_ACCOUNTS (3), MEM_JOBS (2), MEM_MB (50), MEM_IDLE_S (10), BENCH_KEEP=1.
+// Environment: MEM_ACCOUNTS (3), MEM_JOBS (2), MEM_MB (50), MEM_IDLE_S (30: V8 gives memory back once allocation has stopped a while), BENCH_KEEP=1.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import { readRss, startProcess } from './batch/processes';
 const ACCOUNTS = Number(process.env.MEM_ACCOUNTS ?? 3);
 const JOBS = Number(process.env.MEM_JOBS ?? 2);
 const MB = Number(process.env.MEM_MB ?? 50);
-const IDLE_S = Number(process.env.MEM_IDLE_S ?? 10);
+const IDLE_S = Number(process.env.MEM_IDLE_S ?? 30);
 const NOTE = 'lorem ipsum dolor sit amet '.repeat(75);
 
 const mib = (n: number) => `${n.toFixed(0)} MiB`;

@@ -172,10 +172,10 @@ describe('a sign-in flood starves nobody', () => {
     const attempts = [...outcomes.values()].reduce((a, b) => a + b, 0);
     const checked = outcomes.get('401') ?? 0;
     t.diagnostic(
-      `flood: ${ATTACKERS} addresses × ${IN_FLIGHT} in flight for ${(minutes * 60).toFixed(1)} s: ${attempts} sign-ins, answers ${JSON.stringify(Object.fromEntries(outcomes))}`,
+      `flood: ${ATTACKERS} addresses × ${IN_FLIGHT} in flight for ${(minutes * 60).toFixed(1)} s: ${attempts} sign-ins (${(attempts / minutes / 60).toFixed(0)} a second), answers ${JSON.stringify(Object.fromEntries(outcomes))}`,
     );
     t.diagnostic(
-      `passwords checked: ${(checked / minutes).toFixed(0)} a minute in all, ${(victimChecked / minutes).toFixed(1)} a minute for the victim's email (${victimChecked} in the flood)`,
+      `passwords checked: ${(checked / minutes).toFixed(0)} a minute in all; the victim's ${victimChecked} (its budget of ${stack.config.CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL}, then none: at most ${stack.config.CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL} per ${stack.config.CONSOLE_LOGIN_WINDOW_SECONDS} s from then on)`,
     );
     const latency = (answers: Answer[]) => {
       const ms = answers.map((a) => a.ms);
