@@ -1,0 +1,27 @@
+import type { AppConfig } from '@verity/config';
+import type { MailHostLimiter, MailHostPolicy } from './mail-host-limiter.port';
+import { MemoryMailHostLimiter } from './memory.mail-host-limiter';
+import { RedisMailHostLimiter } from './redis.mail-host-limiter';
+
+/** The caps of EMAIL_SMTP_HOST_*: a slot outlives any session (every step waits ≤ the timeout). */
+export function mailHostPolicy(config: AppConfig): MailHostPolicy {
+  return {
+    maxConcurrent: config.EMAIL_SMTP_HOST_CONCURRENCY,
+    maxPerWindow: config.EMAIL_SMTP_HOST_SESSIONS_PER_MINUTE,
+    windowMs: 60_000,
+    leaseMs: config.EMAIL_SMTP_TIMEOUT_MS * (config.EMAIL_SMTP_RCPTS_PER_SESSION * 2 + 8),
+    learnedCapMs: 3_600_000,
+  };
+}
+
+/** Redis when REDIS_URL is set (one set of caps for every scorer), else this process's memory. */
+export function createMailHostLimiter(config: AppConfig): MailHostLimiter {
+  const policy = mailHostPolicy(config);
+  return config.REDIS_URL
+    ? new RedisMailHostLimiter(
+        config.REDIS_URL,
+        policy,
+        `${config.BATCH_NAMESPACE ?? 'verity'}:smtp-host:`,
+      )
+    : new MemoryMailHostLimiter(policy);
+}

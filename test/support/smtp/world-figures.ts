@@ -1,0 +1,58 @@
+import type { Deliverability } from '@verity/contracts';
+import type { MailBehaviour } from './mail-host.server';
+import type { MailWorld } from './mail-world';
+
+/** How answers compare with the world's ground truth (docs/models/email.md, "Test world"). */
+export interface WorldFigures {
+  addresses: number;
+  /** Undeliverable answers that are missing mailboxes, over all undeliverable answers. */
+  undeliverablePrecision: number;
+  /** Missing mailboxes answered undeliverable, over all missing mailboxes. */
+  missingFound: number;
+  /** Existing (knowable) mailboxes answered deliverable, over all of them. */
+  existingConfirmed: number;
+  /** Addresses that exist or cannot be known, answered undeliverable: must be 0. */
+  wronglyUndeliverable: number;
+  /** Answers by the host's behaviour and deliverability. */
+  byBehaviour: Record<string, Partial<Record<Deliverability, number>>>;
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
+
+/** Compares `answers` (address → deliverability) with the world's truth. */
+export function worldFigures(
+  world: MailWorld,
+  answers: ReadonlyMap<string, Deliverability>,
+): WorldFigures {
+  let undeliverable = 0;
+  let rightUndeliverable = 0;
+  let missing = 0;
+  let exists = 0;
+  let confirmed = 0;
+  let wrong = 0;
+  const byBehaviour: Record<string, Partial<Record<Deliverability, number>>> = {};
+  for (const a of world.addresses) {
+    const answer = answers.get(a.address);
+    if (answer === undefined) throw new Error(`no answer for ${a.address}`);
+    const tally = (byBehaviour[a.behaviour as MailBehaviour] ??= {});
+    tally[answer] = (tally[answer] ?? 0) + 1;
+    if (answer === 'undeliverable') {
+      undeliverable++;
+      if (a.truth === 'missing') rightUndeliverable++;
+      else wrong++;
+    }
+    if (a.truth === 'missing') missing++;
+    if (a.truth === 'exists') {
+      exists++;
+      if (answer === 'deliverable') confirmed++;
+    }
+  }
+  return {
+    addresses: world.addresses.length,
+    undeliverablePrecision: ratio(rightUndeliverable, undeliverable),
+    missingFound: ratio(rightUndeliverable, missing),
+    existingConfirmed: ratio(confirmed, exists),
+    wronglyUndeliverable: wrong,
+    byBehaviour,
+  };
+}
