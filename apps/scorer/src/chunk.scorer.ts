@@ -6,7 +6,8 @@ import type { ScoredRows } from './chunk-progress.reporter';
 /**
  * An email chunk scored with the SMTP probe, line by line: `retryable[i]` marks a row whose
  * mail server gave a temporary answer (greylisting, rate limits), which the retry window may
- * ask again (smtp-retry.window.ts). `lines[i]` is the row's full result line either way.
+ * ask again (smtp-retry.window.ts). `lines[i]` is the row's full result line (its line ending
+ * included) either way.
  */
 export interface ProbedLines {
   lines: string[];

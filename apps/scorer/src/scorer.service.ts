@@ -12,6 +12,7 @@ import {
   BatchJobRepository,
   decodeChunk,
   encodeMessage,
+  LineBuffer,
   partKey,
   type ChunkMessage,
   BatchOutages,
@@ -212,7 +213,9 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
         this.metrics?.smtpRetries.inc({ cause: 'temporary_failure' }, pending);
         return;
       }
-      scored = Buffer.from(scored.lines.length === 0 ? '' : `${scored.lines.join('\n')}\n`);
+      const part = new LineBuffer();
+      for (const line of scored.lines) part.push(line);
+      scored = part.toBuffer();
     }
     if (await this.store(chunk, scored)) stop?.();
   }

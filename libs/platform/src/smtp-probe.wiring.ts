@@ -31,7 +31,7 @@ export class SmtpProbeWiring implements OnApplicationBootstrap {
 
   constructor(
     @Inject(ENGINES) private readonly engines: Engines,
-    @Optional() private readonly health: HealthRegistry | null = null,
+    @Optional() @Inject(HealthRegistry) private readonly health: HealthRegistry | null = null,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {}
 

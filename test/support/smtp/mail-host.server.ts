@@ -120,9 +120,25 @@ export class MailHost {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  /** Counts every TCP session, refused ones included: the politeness figures. */
+  /**
+   * Counts every session, refused ones included: the politeness figures. A session ends when
+   * the server ends it (after its 221 or 421: smtp-server calls `end`) or the client goes away,
+   * whichever comes first, so a socket still tearing down is not counted as open.
+   */
   private counted(socket: Socket): void {
     this.sockets.add(socket);
+    let open = true;
+    const ended = () => {
+      if (!open) return;
+      open = false;
+      this.concurrent--;
+    };
+    const end = socket.end.bind(socket) as (...args: unknown[]) => Socket;
+    socket.end = ((...args: unknown[]) => {
+      ended();
+      return end(...args);
+    }) as Socket['end'];
+    socket.once('end', ended);
     this.stats.sessions++;
     this.concurrent++;
     this.stats.peakConcurrent = Math.max(this.stats.peakConcurrent, this.concurrent);
@@ -132,7 +148,7 @@ export class MailHost {
     while (this.starts.length > 0 && this.starts[0] <= now - windowMs) this.starts.shift();
     this.stats.peakPerWindow = Math.max(this.stats.peakPerWindow, this.starts.length);
     socket.once('close', () => {
-      this.concurrent--;
+      ended();
       this.sockets.delete(socket);
     });
   }

@@ -1,4 +1,5 @@
 import { LoopbackDnsServer, type LoopbackZoneEntry } from '../dns/loopback-dns.server';
+import { SeededRandom } from '../seeded-random';
 import {
   MailHost,
   type MailBehaviour,
@@ -140,6 +141,17 @@ export class MailWorld {
       world.truths.set(a.address, a.truth);
     }
     return world;
+  }
+
+  /** The addresses in an order drawn from `seed` (a list mixes its domains). */
+  shuffled(seed: number): WorldAddress[] {
+    const random = new SeededRandom(seed);
+    const out = [...this.addresses];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(random.next() * (i + 1));
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
   }
 
   truth(address: string): Truth | undefined {

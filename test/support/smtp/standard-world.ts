@@ -52,12 +52,12 @@ export function standardWorld(o: StandardWorldOptions): MailWorldSpec {
   const domains: WorldDomainSpec[] = [];
   const plainHosts = Math.ceil(o.plainDomains / 3);
   for (let h = 0; h < plainHosts; h++) {
-    hosts.push({ name: `mx${h}.plain-mail.com`, ip: ipOf(hosts.length), behaviour: 'truthful' });
+    hosts.push({ name: `mx${h}.truth-mail.com`, ip: ipOf(hosts.length), behaviour: 'truthful' });
   }
   for (let d = 0; d < o.plainDomains; d++) {
     domains.push({
-      domain: `plain${d}-world.com`,
-      host: `mx${d % plainHosts}.plain-mail.com`,
+      domain: `truth${d}-world.com`,
+      host: `mx${d % plainHosts}.truth-mail.com`,
       ...split(o.perPlainDomain),
     });
   }

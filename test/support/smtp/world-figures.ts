@@ -13,6 +13,8 @@ export interface WorldFigures {
   existingConfirmed: number;
   /** Addresses that exist or cannot be known, answered undeliverable: must be 0. */
   wronglyUndeliverable: number;
+  /** A few of them, for the failure message. */
+  wrongExamples: string[];
   /** Answers by the host's behaviour and deliverability. */
   byBehaviour: Record<string, Partial<Record<Deliverability, number>>>;
 }
@@ -30,6 +32,7 @@ export function worldFigures(
   let exists = 0;
   let confirmed = 0;
   let wrong = 0;
+  const wrongExamples: string[] = [];
   const byBehaviour: Record<string, Partial<Record<Deliverability, number>>> = {};
   for (const a of world.addresses) {
     const answer = answers.get(a.address);
@@ -39,7 +42,7 @@ export function worldFigures(
     if (answer === 'undeliverable') {
       undeliverable++;
       if (a.truth === 'missing') rightUndeliverable++;
-      else wrong++;
+      else if (wrong++ < 5) wrongExamples.push(a.address);
     }
     if (a.truth === 'missing') missing++;
     if (a.truth === 'exists') {
@@ -53,6 +56,37 @@ export function worldFigures(
     missingFound: ratio(rightUndeliverable, missing),
     existingConfirmed: ratio(confirmed, exists),
     wronglyUndeliverable: wrong,
+    wrongExamples,
     byBehaviour,
   };
+}
+
+/** Sessions the hosts of `behaviour` saw per 1,000 of their addresses, and their peaks. */
+export function hostFigures(
+  world: MailWorld,
+  behaviour: MailBehaviour,
+): { sessionsPer1000: number; peakConcurrent: number; peakPerWindow: number; refused421: number } {
+  const stats = Object.values(world.stats()).filter((s) => s.behaviour === behaviour);
+  const addresses = world.addresses.filter((a) => a.behaviour === behaviour).length;
+  const sessions = stats.reduce((n, s) => n + s.sessions, 0);
+  return {
+    sessionsPer1000: addresses === 0 ? 0 : (sessions / addresses) * 1000,
+    peakConcurrent: Math.max(0, ...stats.map((s) => s.peakConcurrent)),
+    peakPerWindow: Math.max(0, ...stats.map((s) => s.peakPerWindow)),
+    refused421: stats.reduce((n, s) => n + s.refused421, 0),
+  };
+}
+
+/** Parses a result CSV of `input,...,deliverability,...` into address → deliverability. */
+export function deliverabilityOf(csv: string): Map<string, Deliverability> {
+  const [header, ...rows] = csv.trimEnd().split('\n');
+  const columns = header.split(',');
+  const input = columns.indexOf('input');
+  const verdict = columns.indexOf('deliverability');
+  const out = new Map<string, Deliverability>();
+  for (const row of rows) {
+    const cells = row.split(',');
+    out.set(cells[input], cells[verdict] as Deliverability);
+  }
+  return out;
 }
