@@ -15,6 +15,32 @@ import type { ProbedLines } from './chunk.scorer';
 /** When a chunk's next round runs, and when its window closes (epoch ms). */
 export type ChunkRetry = NonNullable<ChunkMessage['retry']>;
 
+/** The settings the rounds follow. */
+export type RoundSettings = Pick<
+  AppConfig,
+  'EMAIL_SMTP_RETRY_WINDOW_MS' | 'EMAIL_SMTP_RETRY_DELAY_MS' | 'BATCH_STALL_MS'
+>;
+
+/**
+ * The round after `retry` (the first pass when undefined): EMAIL_SMTP_RETRY_DELAY_MS later,
+ * doubling per round, the last one at the window's end; null once the window is over (or 0).
+ * A wait never reaches half of BATCH_STALL_MS, so the stall sweep sees the job move.
+ */
+export function nextRound(
+  settings: RoundSettings,
+  retry: ChunkRetry | undefined,
+  now: number,
+): ChunkRetry | null {
+  const windowMs = settings.EMAIL_SMTP_RETRY_WINDOW_MS;
+  if (windowMs === 0) return null;
+  const round = (retry?.round ?? 0) + 1;
+  const until = retry?.until ?? now + windowMs;
+  if (now >= until) return null;
+  const cap = Math.max(1, Math.floor(settings.BATCH_STALL_MS / 2));
+  const delay = cappedBackoffMs(round, settings.EMAIL_SMTP_RETRY_DELAY_MS, cap);
+  return { round, notBefore: now + Math.min(delay, until - now), until };
+}
+
 /** Where a held chunk's settled lines wait for its next round (deleted with the job's parts). */
 export function heldKey(jobId: string, chunkNo: number): string {
   return `${partsPrefix(jobId)}held/${String(chunkNo).padStart(8, '0')}.json`;
@@ -42,15 +68,7 @@ export class SmtpRetryWindow {
 
   /** The chunk's next round, or null when its window is over (or off). */
   nextRound(chunk: ChunkMessage, now = Date.now()): ChunkRetry | null {
-    const windowMs = this.config.EMAIL_SMTP_RETRY_WINDOW_MS;
-    if (windowMs === 0) return null;
-    const round = (chunk.retry?.round ?? 0) + 1;
-    const until = chunk.retry?.until ?? now + windowMs;
-    if (now >= until) return null;
-    // A wait never reaches the stall sweep's horizon, even with a long window.
-    const cap = Math.max(1, Math.floor(this.config.BATCH_STALL_MS / 2));
-    const delay = cappedBackoffMs(round, this.config.EMAIL_SMTP_RETRY_DELAY_MS, cap);
-    return { round, notBefore: now + Math.min(delay, until - now), until };
+    return nextRound(this.config, chunk.retry, now);
   }
 
   /** Holds the chunk for `next`: settled lines stored, the copy published, the job marked waiting. */
