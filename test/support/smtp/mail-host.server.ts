@@ -133,8 +133,8 @@ export class MailHost {
       open = false;
       this.concurrent--;
     };
-    const end = socket.end.bind(socket) as (...args: unknown[]) => Socket;
-    socket.end = ((...args: unknown[]) => {
+    const end = socket.end.bind(socket);
+    socket.end = ((...args: Parameters<Socket['end']>) => {
       ended();
       return end(...args);
     }) as Socket['end'];

@@ -37,7 +37,7 @@ export function worldFigures(
   for (const a of world.addresses) {
     const answer = answers.get(a.address);
     if (answer === undefined) throw new Error(`no answer for ${a.address}`);
-    const tally = (byBehaviour[a.behaviour as MailBehaviour] ??= {});
+    const tally = (byBehaviour[a.behaviour] ??= {});
     tally[answer] = (tally[answer] ?? 0) + 1;
     if (answer === 'undeliverable') {
       undeliverable++;

@@ -15,7 +15,7 @@ const proxyUrl = z
   .default('')
   .transform((value, ctx): SmtpProxy | null => {
     if (value.trim() === '') return null;
-    let url: URL | null = null;
+    let url: URL | null;
     try {
       url = new URL(value.trim());
     } catch {

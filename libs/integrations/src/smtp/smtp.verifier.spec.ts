@@ -262,7 +262,7 @@ describe('SmtpVerifier against a loopback mail world', () => {
   describe('through a SOCKS5 proxy', () => {
     let proxy: Socks5Server;
     let silent: Socks5Server;
-    before(async () => {
+    before(() => {
       proxy = new Socks5Server({ credentials: { username: 'probe', password: 's3cret' } });
       silent = new Socks5Server({ silent: true });
     });

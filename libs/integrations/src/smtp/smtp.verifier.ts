@@ -45,6 +45,8 @@ export interface SmtpVerifierSettings {
 }
 
 const MAX_MX_HOSTS = 2;
+/** A UTF-8 mailbox needs the server's SMTPUTF8 (RFC 6531). */
+const NON_ASCII = /[\u0080-\uffff]/;
 const MAX_ADDRESSES_PER_HOST = 2;
 
 function result(
@@ -187,7 +189,7 @@ export class SmtpVerifier implements SmtpProbe {
       kind: 'address',
       address,
       domain,
-      utf8: /[^\x00-\x7f]/.test(address),
+      utf8: NON_ASCII.test(address),
       attempts: 0,
     };
     group.items.push(item);
