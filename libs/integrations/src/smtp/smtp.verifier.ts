@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type {
   MxHost,
   SmtpProbe,
@@ -139,17 +140,30 @@ export class SmtpVerifier implements SmtpProbe {
     }
     const catchAll = new Map<string, boolean | null>();
     const answers = new Map<RunItem, ItemAnswer>();
-    const ctx = this.context(options);
-    await Promise.all(
-      [...groups].map(async ([host, group]) => {
-        const ips = await this.addressesOf(group.hosts);
-        const settle = (item: RunItem, answer: ItemAnswer) => {
-          if (item.kind === 'catch_all') return this.catchAllAnswer(catchAll, item, answer);
-          answers.set(item, answer);
-        };
-        await new HostRun(host, ips, group.items, ctx, settle).run();
-      }),
-    );
+    // Every waiting session listens to the signal: one of its own, followed by as many.
+    const stop = new AbortController();
+    setMaxListeners(0, stop.signal);
+    const onAbort = () => stop.abort(options.signal?.reason);
+    options.signal?.throwIfAborted();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const ctx = this.context(options.mode, stop.signal);
+    try {
+      await Promise.all(
+        [...groups].map(async ([host, group]) => {
+          const ips = await this.addressesOf(group.hosts);
+          const settle = (item: RunItem, answer: ItemAnswer) => {
+            if (item.kind === 'catch_all') return this.catchAllAnswer(catchAll, item, answer);
+            answers.set(item, answer);
+          };
+          await new HostRun(host, ips, group.items, ctx, settle).run();
+        }),
+      );
+    } catch (error) {
+      stop.abort(error);
+      throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
     for (const group of groups.values()) {
       for (const [item, row] of group.rows) {
         const answer = answers.get(item)!;
@@ -208,7 +222,7 @@ export class SmtpVerifier implements SmtpProbe {
     if (found !== null) this.cache.rememberCatchAll(item.domain, found);
   }
 
-  private context(options: SmtpProbeOptions): HostRunContext {
+  private context(mode: SmtpProbeOptions['mode'], signal: AbortSignal): HostRunContext {
     const { settings } = this;
     return {
       conversation: {
@@ -223,8 +237,8 @@ export class SmtpVerifier implements SmtpProbe {
       memory: this.memory,
       watch: this.watch,
       events: this.events,
-      mode: options.mode,
-      signal: options.signal,
+      mode,
+      signal,
       refusalBackoffMs: settings.refusalBackoffMs,
       maxConcurrent: settings.hostConcurrency,
     };
