@@ -20,6 +20,7 @@ export interface SmtpProbeHandle {
 export function buildSmtpProbe(config: AppConfig, mx: DnsMxResolver): SmtpProbeHandle | null {
   if (config.EMAIL_SMTP_PROBE === 'off') return null;
   const dial = config.EMAIL_SMTP_PROXY ? socksDialer(config.EMAIL_SMTP_PROXY) : directDialer;
+  const limiter = createMailHostLimiter(config);
   const verifier = new SmtpVerifier(
     mx,
     {
@@ -37,7 +38,7 @@ export function buildSmtpProbe(config: AppConfig, mx: DnsMxResolver): SmtpProbeH
       cacheSize: config.EMAIL_SMTP_CACHE_SIZE,
       acceptAllHosts: config.EMAIL_SMTP_ACCEPT_ALL_HOSTS,
     },
-    createMailHostLimiter(config),
+    limiter,
   );
   let check: Promise<OutboundCheck> | undefined;
   return {
@@ -50,6 +51,7 @@ export function buildSmtpProbe(config: AppConfig, mx: DnsMxResolver): SmtpProbeH
         timeoutMs: config.EMAIL_SMTP_TIMEOUT_MS,
         allowPrivate: config.EMAIL_SMTP_ALLOW_PRIVATE,
         watch: verifier.watch,
+        limiter,
       })),
   };
 }

@@ -1,5 +1,6 @@
 import type { MxResolver } from '@verity/validation';
 import type { HostAddressResolver } from '../dns/dns.mx-resolver';
+import type { MailHostLimiter } from './limiter/mail-host-limiter.port';
 import { allowedMailHostAddress } from './smtp.address-guard';
 import { SmtpConnectError, type SmtpDialer } from './smtp.dialer';
 import type { OutboundSmtpWatch } from './smtp.outbound-watch';
@@ -22,6 +23,8 @@ export interface OutboundCheckDeps {
   timeoutMs: number;
   allowPrivate: boolean;
   watch: OutboundSmtpWatch;
+  /** The check's one session counts against the host's caps like any other. */
+  limiter: MailHostLimiter;
 }
 
 /**
@@ -49,6 +52,10 @@ export async function checkOutboundSmtp(
     };
   }
   const target = `${host.exchange} (${ips[0]}) port ${deps.port}`;
+  const permit = await deps.limiter.acquire(host.exchange);
+  if (!permit.granted) {
+    return { state: 'unknown', message: `SMTP outbound check: ${host.exchange} is busy now` };
+  }
   try {
     const session = await SmtpSession.open(deps.dial, ips[0], deps.port, deps.timeoutMs);
     deps.watch.recordCanary(ips[0], 'connected');
@@ -68,5 +75,7 @@ export async function checkOutboundSmtp(
       state: 'blocked',
       message: `SMTP outbound looks blocked: connecting to ${target} timed out after ${deps.timeoutMs} ms; every mailbox will be answered unknown (set EMAIL_SMTP_PROXY, or EMAIL_SMTP_PROBE=off)`,
     };
+  } finally {
+    await deps.limiter.release(host.exchange, permit.token).catch(() => undefined);
   }
 }

@@ -3,12 +3,18 @@ import type { MailHostLimiter, MailHostPolicy } from './mail-host-limiter.port';
 import { MemoryMailHostLimiter } from './memory.mail-host-limiter';
 import { RedisMailHostLimiter } from './redis.mail-host-limiter';
 
+/**
+ * The minute is counted a second long: a slot is taken a moment before the host sees the
+ * connection, so a host counting any 60 s of its own never sees more than the cap.
+ */
+const WINDOW_MS = 61_000;
+
 /** The caps of EMAIL_SMTP_HOST_*: a slot outlives any session (every step waits ≤ the timeout). */
 export function mailHostPolicy(config: AppConfig): MailHostPolicy {
   return {
     maxConcurrent: config.EMAIL_SMTP_HOST_CONCURRENCY,
     maxPerWindow: config.EMAIL_SMTP_HOST_SESSIONS_PER_MINUTE,
-    windowMs: 60_000,
+    windowMs: WINDOW_MS,
     leaseMs: config.EMAIL_SMTP_TIMEOUT_MS * (config.EMAIL_SMTP_RCPTS_PER_SESSION * 2 + 8),
     learnedCapMs: 3_600_000,
   };
