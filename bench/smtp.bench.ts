@@ -231,7 +231,8 @@ async function main(): Promise<void> {
       r.figures.missingFound >= 0.99 &&
       r.figures.existingConfirmed >= 0.99 &&
       r.plain.sessionsPer1000 <= 100 &&
-      r.peakConcurrent <= HOST_CAP,
+      r.peakConcurrent <= HOST_CAP &&
+      r.peakPerMinute <= HOST_PER_MINUTE,
   );
   console.log(`targets ${met ? 'met' : 'NOT met'}; load average ${loadavg()[0].toFixed(2)} at end`);
 }

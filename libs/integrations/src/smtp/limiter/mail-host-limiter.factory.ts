@@ -4,10 +4,11 @@ import { MemoryMailHostLimiter } from './memory.mail-host-limiter';
 import { RedisMailHostLimiter } from './redis.mail-host-limiter';
 
 /**
- * The minute is counted a second long: a slot is taken a moment before the host sees the
- * connection, so a host counting any 60 s of its own never sees more than the cap.
+ * The minute is counted 65 s long: a slot is taken a moment before the host sees the
+ * connection, and a busy host notices connections late (a second of margin was not enough on a
+ * loaded machine), so a host counting any 60 s of its own never sees more than the cap.
  */
-const WINDOW_MS = 61_000;
+const WINDOW_MS = 65_000;
 
 /** The caps of EMAIL_SMTP_HOST_*: a slot outlives any session (every step waits ≤ the timeout). */
 export function mailHostPolicy(config: AppConfig): MailHostPolicy {
