@@ -96,6 +96,7 @@ function envFor(world: MailWorld, dbUrl: string, home: string): Record<string, s
     EMAIL_SMTP_PORT: String(world.port),
     EMAIL_SMTP_ALLOW_PRIVATE: 'true',
     EMAIL_SMTP_CANARY_DOMAIN: 'truth0-world.com',
+    DNS_CANARY_DOMAINS: 'truth0-world.com',
   };
 }
 

@@ -43,6 +43,7 @@ distributedSuite('SMTP probe, distributed (api, ingest, 2 scorers, one Redis lim
         EMAIL_SMTP_RETRY_DELAY_MS: '1000',
         EMAIL_SMTP_RETRY_WINDOW_MS: '30000',
         EMAIL_SMTP_CANARY_DOMAIN: '',
+        DNS_CANARY_DOMAINS: 'truth0-world.com',
         BATCH_CHUNK_ROWS: '100',
         BATCH_SCORER_CONCURRENCY: '2',
       },

@@ -47,6 +47,7 @@ describe('SMTP probe at bulk scale (embedded engine, loopback mail world)', () =
         EMAIL_SMTP_RETRY_DELAY_MS: '1000',
         EMAIL_SMTP_RETRY_WINDOW_MS: '30000',
         EMAIL_SMTP_CANARY_DOMAIN: 'truth0-world.com',
+        DNS_CANARY_DOMAINS: 'truth0-world.com',
         BATCH_CHUNK_ROWS: '100',
       },
       modules: [IngestModule, ScorerModule],

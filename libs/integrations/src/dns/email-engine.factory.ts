@@ -2,6 +2,7 @@ import type { AppConfig } from '@verity/config';
 import { createEmailEngine, loadBundledEmailLists, type EmailEngine } from '@verity/validation';
 import { attachSmtpProbe, buildSmtpProbe } from '../smtp/smtp.factory';
 import { CachingDnsResolver } from './caching.dns-resolver';
+import { DnsCanary } from './dns.canary';
 import { DnsMxResolver } from './dns.mx-resolver';
 import type { DnsEvents } from './dns.types';
 import { systemDnsServers } from './system.dns-servers';
@@ -10,6 +11,8 @@ import { UdpDnsTransport } from './udp.dns-transport';
 /** The email engine with its adapters, and how to release them. */
 export interface BuiltEmailEngine {
   engine: EmailEngine;
+  /** The resolvers' health check (DNS_CANARY_DOMAINS); started by the caller. */
+  canary: DnsCanary;
   close(): Promise<void>;
 }
 
@@ -19,8 +22,10 @@ export interface BuiltEmailEngine {
  */
 export function buildEmailEngine(config: AppConfig, events?: DnsEvents): BuiltEmailEngine {
   const servers = config.DNS_SERVERS.length > 0 ? config.DNS_SERVERS : systemDnsServers();
+  const transport = new UdpDnsTransport(servers, config.DNS_TIMEOUT_MS);
+  const canary = new DnsCanary(transport, config.DNS_CANARY_DOMAINS);
   const dns = new CachingDnsResolver(
-    new UdpDnsTransport(servers, config.DNS_TIMEOUT_MS),
+    canary.querier(transport),
     {
       maxEntries: config.DNS_CACHE_SIZE,
       negativeTtlMs: config.DNS_NEGATIVE_TTL_MS,
@@ -40,11 +45,13 @@ export function buildEmailEngine(config: AppConfig, events?: DnsEvents): BuiltEm
     ...(smtp && { smtp: smtp.verifier, smtpState: config.EMAIL_SMTP_PROBE }),
   });
   if (smtp) attachSmtpProbe(engine, smtp);
-  // Every socket is per query or per probe and closed when it ends; the limiter's Redis
-  // connection (REDIS_URL) is closed here.
+  // Every socket is per query or per probe and closed when it ends; the canary's timer and the
+  // limiter's Redis connection (REDIS_URL) are closed here.
   return {
     engine,
+    canary,
     close: async () => {
+      canary.close();
       dns.clear();
       await smtp?.verifier.close();
     },
