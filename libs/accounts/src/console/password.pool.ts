@@ -103,11 +103,6 @@ export class PasswordHashPool {
     });
   }
 
-  /** Derivations waiting, by lane (for tests and the load test's figures). */
-  waiting(): Record<HashLane, number> {
-    return { trusted: this.queues.trusted.length, untrusted: this.queues.untrusted.length };
-  }
-
   onApplicationShutdown(): Promise<void> {
     return this.close();
   }
