@@ -6,10 +6,9 @@
 import { Readable } from 'node:stream';
 import { format, parse } from 'fast-csv';
 import {
-  InputReader,
+  SINGLE_COLUMN,
   TableReader,
   tableFormat,
-  readTableChunksInto,
   JsonPairsCollector,
   encodeChunk,
   encodeMessage,
@@ -74,7 +73,7 @@ async function fastCsvSplit(bytes: Buffer, encode: boolean): Promise<number> {
 }
 
 async function readerCount(bytes: Buffer): Promise<number> {
-  const reader = new InputReader({ maxRows: Infinity, maxBytes: Infinity });
+  const reader = new TableReader({ maxRows: Infinity, maxBytes: Infinity }, SINGLE_COLUMN);
   for await (const data of source(bytes)) reader.write(data as Buffer);
   return reader.end();
 }
@@ -97,7 +96,7 @@ async function tableCount(bytes: Buffer): Promise<number> {
 async function tableSplit(bytes: Buffer): Promise<number> {
   let n = 0;
   const collector = new JsonPairsCollector();
-  for await (const c of readTableChunksInto(source(bytes), CHUNK_ROWS, 0, CRM_FORMAT, collector)) {
+  for await (const c of readChunksInto(source(bytes), CHUNK_ROWS, 0, CRM_FORMAT, collector)) {
     encodeChunk(JOB, 'email', c, 'live', { lines: true });
     n += c.rows.length;
   }
@@ -106,7 +105,13 @@ async function tableSplit(bytes: Buffer): Promise<number> {
 
 async function readerSplit(bytes: Buffer): Promise<number> {
   let n = 0;
-  for await (const c of readChunksInto(source(bytes), CHUNK_ROWS, 0, new JsonRowsCollector())) {
+  for await (const c of readChunksInto(
+    source(bytes),
+    CHUNK_ROWS,
+    0,
+    SINGLE_COLUMN,
+    new JsonRowsCollector(),
+  )) {
     encodeChunk(JOB, 'email', c);
     n += c.rows.length;
   }
@@ -190,9 +195,13 @@ async function main(): Promise<void> {
   await measure('fast-csv parse + chunks + encodeMessage (split before)', () =>
     fastCsvSplit(bytes, true),
   );
-  await measure('InputReader, count only (upload check)', () => readerCount(bytes));
-  await measure('InputReader, string chunks + encodeMessage', () => readerStrings(bytes));
-  await measure('InputReader, JSON rows from bytes + encodeChunk (split now)', () =>
+  await measure('TableReader, single-column file, count only (upload check)', () =>
+    readerCount(bytes),
+  );
+  await measure('TableReader, single-column file, string chunks + encodeMessage', () =>
+    readerStrings(bytes),
+  );
+  await measure('TableReader, single-column file, JSON rows + encodeChunk (split)', () =>
     readerSplit(bytes),
   );
   await measure('TableReader, CRM file, count only (upload check)', () => tableCount(crm));
