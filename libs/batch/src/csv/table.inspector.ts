@@ -5,6 +5,9 @@ import { fileTooLarge } from './input.errors';
 import type { TableFormat, TableInput } from './table.format';
 import { TableReader, type TableRowListener } from './table.reader';
 
+// The upload's inspector: the one reader as a pass-through stream between the request's file
+// part and the blob store, for every format (and again for the re-read after a late `column`).
+
 /** How the inspector treats a file its reader refuses. */
 export interface InspectorOptions {
   /**
