@@ -20,6 +20,7 @@ export {
 } from './outage-services';
 export * from './contracts/blob-store.contract';
 export * from './contracts/contract-helpers';
+export * from './contracts/history-store.contract';
 export * from './contracts/job-queue.contract';
 export * from './contracts/rate-limit-store.contract';
 export * from './contracts/row-bus.contract';

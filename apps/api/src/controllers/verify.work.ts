@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { VerifyRequest, VerifyResult } from '@verity/contracts';
 import type { Engines } from '@verity/platform';
 import { FRAUD_BASE, scoreFraud, type FraudReason } from '@verity/validation';
@@ -31,6 +32,7 @@ export async function runVerify(
   return {
     fraud_score: score.fraud_score,
     risk: score.risk,
+    request_id: randomUUID(),
     ...(email && { email: { ...email, credits_used: NESTED_CREDITS } }),
     ...(phone && { phone: { ...phone, credits_used: NESTED_CREDITS } }),
     ...(ip && { ip: { ...ip, credits_used: NESTED_CREDITS } }),

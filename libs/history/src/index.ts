@@ -1,0 +1,5 @@
+// The account's own history for the fraud score: velocity, reported outcomes and what they
+// taught (docs/history.md). The store port and its adapters, the call log, feedback and stats.
+export * from './store/history-store.port';
+export { MemoryHistoryStore, type MemoryHistoryLimits } from './store/memory.history-store';
+export { RedisHistoryStore } from './store/redis.history-store';
