@@ -29,5 +29,8 @@ export * from './hlr/hlr-lookups.fake-server';
 export * from './ip-data/maxmind-fixtures';
 export * from './quality/email.typo.quality';
 export * from './properties/fraud.generators';
+export * from './history/signup-stream';
+export * from './history/detection';
+export * from './history/signup-simulation';
 export { SeededRandom } from './seeded-random';
 export { startHttpProxy, type HttpProxy, type HttpProxyHooks } from './http-proxy';

@@ -6,6 +6,7 @@ import { ipSchema } from './sections/ip.config';
 import { batchSchema, refineBatch } from './sections/batch.config';
 import { consoleSchema } from './sections/console.config';
 import { creditsSchema } from './sections/credits.config';
+import { historySchema } from './sections/history.config';
 
 /** Every setting Verity reads, keyed by its environment variable name. */
 export const configSchema = coreSchema
@@ -15,6 +16,7 @@ export const configSchema = coreSchema
   .extend(batchSchema.shape)
   .extend(consoleSchema.shape)
   .extend(creditsSchema.shape)
+  .extend(historySchema.shape)
   .superRefine((config, ctx) => {
     refineBatch(config, ctx);
     refinePhone(config, ctx);

@@ -222,3 +222,11 @@ export const HISTORY_CREDITS: Readonly<Record<SignalKind, readonly HistoryCredit
     },
   ],
 };
+
+/** Codes of the history rules and credits: the reasons that come from the account's history. */
+export const HISTORY_REASON_CODES: ReadonlySet<FraudReasonCode> = new Set(
+  (['email', 'phone', 'ip'] as const).flatMap((signal) => [
+    ...HISTORY_RULES[signal].map((rule) => rule.code),
+    ...HISTORY_CREDITS[signal].map((credit) => credit.code),
+  ]),
+);

@@ -1,7 +1,12 @@
 // Combined fraud score of POST /v1/verify; the model is documented in docs/models/verify.md.
 export { scoreFraud, riskFor } from './fraud.scorer';
 export { FRAUD_BASE, RISK_THRESHOLDS } from './fraud.rules';
-export { ESTABLISHED_AFTER_MS, VOUCHED_MARGIN, vouched } from './history.rules';
+export {
+  ESTABLISHED_AFTER_MS,
+  HISTORY_REASON_CODES,
+  VOUCHED_MARGIN,
+  vouched,
+} from './history.rules';
 export { FRAUD_REASON_CODES } from './fraud.types';
 export type {
   FraudInput,

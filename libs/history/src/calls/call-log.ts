@@ -1,0 +1,90 @@
+import type { Logger } from 'pino';
+import { VerifyCallRepository, type CallRow } from '../db/verify-call.repository';
+
+/** When the call log writes: whichever of these comes first. */
+export interface CallLogPolicy {
+  /** Rows per statement, and the buffer size that triggers a write. */
+  batchRows: number;
+  /** The longest a row waits to be written. */
+  flushMs: number;
+  /** Rows held while the database cannot take them; the oldest are dropped beyond. */
+  maxBufferedRows: number;
+}
+
+export const CALL_LOG_POLICY: CallLogPolicy = {
+  batchRows: 1_000,
+  flushMs: 1_000,
+  maxBufferedRows: 100_000,
+};
+
+/**
+ * Writes verify calls to verify_calls in batches: one INSERT per second or per 1,000 calls,
+ * whichever comes first, so the hot path sends no statement of its own (docs/history.md,
+ * "Cost"). Until written, a call's values are found by request_id in the history store. A
+ * database outage keeps rows buffered (bounded) and retries at the next tick.
+ */
+export class CallLog {
+  private buffer: CallRow[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private dropped = 0;
+
+  constructor(
+    private readonly calls: VerifyCallRepository,
+    private readonly logger: Logger | null,
+    private readonly policy: CallLogPolicy = CALL_LOG_POLICY,
+  ) {}
+
+  add(row: CallRow): void {
+    this.buffer.push(row);
+    if (this.buffer.length > this.policy.maxBufferedRows) {
+      this.buffer.shift();
+      this.dropped++;
+    }
+    if (this.buffer.length >= this.policy.batchRows) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.policy.flushMs).unref();
+  }
+
+  /** Writes what is buffered (one statement per batch); resolves when it is written or kept. */
+  flush(): Promise<void> {
+    this.flushing ??= this.write().finally(() => {
+      this.flushing = null;
+      if (this.buffer.length > 0)
+        this.timer ??= setTimeout(() => void this.flush(), this.policy.flushMs).unref();
+    });
+    return this.flushing;
+  }
+
+  /** Writes what is left, once; for shutdown. */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flushing;
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.buffer.length > 0) {
+      const batch = this.buffer.slice(0, this.policy.batchRows);
+      try {
+        await this.calls.insertBatch(batch);
+      } catch (error) {
+        this.logger?.warn(
+          { err: error, buffered: this.buffer.length },
+          'verify call log: the database did not take the calls; kept for the next try',
+        );
+        return;
+      }
+      this.buffer.splice(0, batch.length);
+    }
+    if (this.dropped > 0) {
+      this.logger?.warn(
+        { dropped: this.dropped },
+        'verify call log: calls dropped while the database was unreachable (their request_id cannot be reported)',
+      );
+      this.dropped = 0;
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { VerifyCallEntity } from '@verity/database';
+import type { CallValues } from '../store/history-store.port';
+import type { HistoryScope } from '../values/value-keys';
+
+/** One verify call as the call log writes it. */
+export interface CallRow {
+  requestId: string;
+  scope: HistoryScope;
+  at: number;
+  values: CallValues;
+  fraudScore: number;
+  riskReasons: readonly string[];
+  creditReasons: readonly string[];
+}
+
+/** Rows deleted per retention statement, so one sweep never holds a long lock. */
+const DELETE_BATCH = 10_000;
+
+/** The verify_calls table: each verify call's HMACs and score (docs/history.md). */
+@Injectable()
+export class VerifyCallRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * Writes a batch of calls in one statement (the call log's flush). Raw SQL: unnest of one
+   * array per column keeps it one statement with eleven parameters, however many rows; reasons
+   * travel as comma-joined codes because unnest flattens arrays of arrays.
+   */
+  async insertBatch(rows: readonly CallRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const column = <T>(f: (row: CallRow) => T) => rows.map(f);
+    await this.db.query(
+      `INSERT INTO verify_calls (request_id, account_id, mode, created_at, email_hash, phone_hash,
+                                 ip_hash, subnet_hash, fraud_score, risk_reasons, credit_reasons)
+       SELECT r, a, m, to_timestamp(t / 1000.0), e, p, i, s, f,
+              string_to_array(rr, ','), string_to_array(cr, ',')
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::float8[], $5::text[], $6::text[],
+                   $7::text[], $8::text[], $9::smallint[], $10::text[], $11::text[])
+            AS x(r, a, m, t, e, p, i, s, f, rr, cr)
+       ON CONFLICT (request_id) DO NOTHING`,
+      [
+        column((r) => r.requestId),
+        column((r) => r.scope.accountId),
+        column((r) => r.scope.mode),
+        column((r) => r.at),
+        column((r) => r.values.email ?? null),
+        column((r) => r.values.phone ?? null),
+        column((r) => r.values.ip ?? null),
+        column((r) => r.values.subnet ?? null),
+        column((r) => r.fraudScore),
+        column((r) => r.riskReasons.join(',')),
+        column((r) => r.creditReasons.join(',')),
+      ],
+    );
+  }
+
+  /** The values of one of the scope's calls; null when it has no such call. */
+  async valuesOf(scope: HistoryScope, requestId: string): Promise<CallValues | null> {
+    const row = await this.db.getRepository(VerifyCallEntity).findOneBy({
+      requestId,
+      accountId: scope.accountId,
+      mode: scope.mode,
+    });
+    if (!row) return null;
+    const values: CallValues = {};
+    if (row.emailHash) values.email = row.emailHash;
+    if (row.phoneHash) values.phone = row.phoneHash;
+    if (row.ipHash) values.ip = row.ipHash;
+    if (row.subnetHash) values.subnet = row.subnetHash;
+    return values;
+  }
+
+  /** Deletes calls made before `cutoff`, a batch at a time; answers how many went. */
+  async deleteBefore(cutoff: Date): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { affected } = await this.db
+        .getRepository(VerifyCallEntity)
+        .createQueryBuilder()
+        .delete()
+        .where(
+          `request_id IN (SELECT request_id FROM verify_calls WHERE created_at < :cutoff LIMIT ${DELETE_BATCH})`,
+          { cutoff },
+        )
+        .execute();
+      total += affected ?? 0;
+      if ((affected ?? 0) < DELETE_BATCH) return total;
+    }
+  }
+}
