@@ -28,7 +28,10 @@ export const feedbackRequest = z
     email: emailValidateRequest.shape.email.optional(),
     phone: phoneValidateRequest.shape.phone.optional(),
     ip: ipIntelRequest.shape.ip.optional(),
-    outcome: z.enum(FEEDBACK_OUTCOMES, { error: 'must be "fraud" or "legitimate"' }),
+    outcome: z.enum(FEEDBACK_OUTCOMES, {
+      error: (issue) =>
+        issue.input === undefined ? 'is required' : 'must be "fraud" or "legitimate"',
+    }),
   })
   .refine(
     (v) =>

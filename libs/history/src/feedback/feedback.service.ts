@@ -5,7 +5,6 @@ import {
   HISTORY_VALUES,
   type FeedbackOutcome,
   type FeedbackResult,
-  type HistoryValue,
 } from '@verity/contracts';
 import { VerifyCallRepository } from '../db/verify-call.repository';
 import { VerifyFeedbackRepository } from '../db/verify-feedback.repository';
@@ -101,6 +100,6 @@ export class FeedbackService {
       const keys = kinds.map((kind) => values[kind]!);
       await this.store.report(scopeId(scope), keys, change, at);
     });
-    return { outcome, request_id: requestId, values: kinds as HistoryValue[], credits_used: 0 };
+    return { outcome, request_id: requestId, values: kinds, credits_used: 0 };
   }
 }
