@@ -82,6 +82,7 @@ export async function runSignupSimulation(
     if (signup.index < learnEnd && r.next() < options.reportShare) pending.push(call);
     await sendReports(signup.index < learnEnd ? signup.index - options.reportDelay : Infinity);
   }
+  await sendReports(Infinity);
   const later = scored.slice(learnEnd);
   const scores = (f: (s: ScoredSignup) => number, fraud: boolean) =>
     later.filter((s) => isFraud(s) === fraud).map(f);
