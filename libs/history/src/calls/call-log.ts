@@ -41,16 +41,19 @@ export class CallLog {
       this.buffer.shift();
       this.dropped++;
     }
-    if (this.buffer.length >= this.policy.batchRows) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.policy.flushMs).unref();
+    if (this.buffer.length >= this.policy.batchRows) void this.flush(false);
+    else this.schedule();
   }
 
-  /** Writes what is buffered (one statement per batch); resolves when it is written or kept. */
-  flush(): Promise<void> {
-    this.flushing ??= this.write().finally(() => {
+  /**
+   * Writes what is buffered, a batch per statement: every row (`all`, when the wait is over),
+   * or only full batches (a busy log never writes a few rows at a time). Resolves when written
+   * or kept for the next try.
+   */
+  flush(all = true): Promise<void> {
+    this.flushing ??= this.write(all).finally(() => {
       this.flushing = null;
-      if (this.buffer.length > 0)
-        this.timer ??= setTimeout(() => void this.flush(), this.policy.flushMs).unref();
+      if (this.buffer.length > 0) this.schedule();
     });
     return this.flushing;
   }
@@ -63,10 +66,21 @@ export class CallLog {
     await this.flush();
   }
 
-  private async write(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    while (this.buffer.length > 0) {
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.flush(true);
+    }, this.policy.flushMs).unref();
+  }
+
+  private async write(all: boolean): Promise<void> {
+    if (all && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    // Every row there is now when the wait is over (not those arriving meanwhile), else full batches.
+    let due = all ? this.buffer.length : 0;
+    while (due > 0 || this.buffer.length >= this.policy.batchRows) {
       const batch = this.buffer.slice(0, this.policy.batchRows);
       try {
         await this.calls.insertBatch(batch);
@@ -78,6 +92,7 @@ export class CallLog {
         return;
       }
       this.buffer.splice(0, batch.length);
+      due -= batch.length;
     }
     if (this.dropped > 0) {
       this.logger?.warn(

@@ -1,11 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import {
-  HISTORY_VALUES,
-  type FeedbackOutcome,
-  type FeedbackResult,
-} from '@verity/contracts';
+import { HISTORY_VALUES, type FeedbackOutcome, type FeedbackResult } from '@verity/contracts';
 import { VerifyCallRepository } from '../db/verify-call.repository';
 import { VerifyFeedbackRepository } from '../db/verify-feedback.repository';
 import { HISTORY_POLICY, HISTORY_STORE } from '../history.tokens';
