@@ -24,35 +24,35 @@ export class VerifyCallRepository {
   constructor(private readonly db: DataSource) {}
 
   /**
-   * Writes a batch of calls in one statement (the call log's flush). Raw SQL: unnest of one
-   * array per column keeps it one statement with eleven parameters, however many rows; reasons
-   * travel as comma-joined codes because unnest flattens arrays of arrays.
+   * Writes a batch of calls in one statement (the call log's flush). Raw SQL: the rows travel as
+   * one JSON document read by json_to_recordset, one parameter however many rows (and one
+   * JSON.stringify instead of the driver serialising a parameter array per column).
    */
   async insertBatch(rows: readonly CallRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const column = <T>(f: (row: CallRow) => T) => rows.map(f);
+    const json = JSON.stringify(
+      rows.map((r) => ({
+        r: r.requestId,
+        a: r.scope.accountId,
+        m: r.scope.mode,
+        t: r.at,
+        e: r.values.email ?? null,
+        p: r.values.phone ?? null,
+        i: r.values.ip ?? null,
+        s: r.values.subnet ?? null,
+        f: r.fraudScore,
+        rr: r.riskReasons,
+        cr: r.creditReasons,
+      })),
+    );
     await this.db.query(
       `INSERT INTO verify_calls (request_id, account_id, mode, created_at, email_hash, phone_hash,
                                  ip_hash, subnet_hash, fraud_score, risk_reasons, credit_reasons)
-       SELECT r, a, m, to_timestamp(t / 1000.0), e, p, i, s, f,
-              string_to_array(rr, ','), string_to_array(cr, ',')
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::float8[], $5::text[], $6::text[],
-                   $7::text[], $8::text[], $9::smallint[], $10::text[], $11::text[])
-            AS x(r, a, m, t, e, p, i, s, f, rr, cr)
+       SELECT r, a, m, to_timestamp(t / 1000.0), e, p, i, s, f, rr, cr
+       FROM json_to_recordset($1::json) AS x(r uuid, a uuid, m text, t float8, e text, p text,
+                                              i text, s text, f smallint, rr text[], cr text[])
        ON CONFLICT (request_id) DO NOTHING`,
-      [
-        column((r) => r.requestId),
-        column((r) => r.scope.accountId),
-        column((r) => r.scope.mode),
-        column((r) => r.at),
-        column((r) => r.values.email ?? null),
-        column((r) => r.values.phone ?? null),
-        column((r) => r.values.ip ?? null),
-        column((r) => r.values.subnet ?? null),
-        column((r) => r.fraudScore),
-        column((r) => r.riskReasons.join(',')),
-        column((r) => r.creditReasons.join(',')),
-      ],
+      [json],
     );
   }
 

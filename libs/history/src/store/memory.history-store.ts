@@ -40,7 +40,15 @@ export interface MemoryHistoryLimits {
  */
 export class MemoryHistoryStore implements HistoryStore {
   private readonly values = new Map<string, Entry>();
-  private readonly recent = new Map<string, { values: CallValues; expires: number }>();
+  /**
+   * Recent calls in two generations: a call is written to `current`, which becomes `previous`
+   * when it is recentTtlMs old (or full), and `previous` is dropped then. A call is so held at
+   * least recentTtlMs, and expiring costs no walk over the map (a Map emptied from its front
+   * walks its deleted slots on every read of the front).
+   */
+  private recent = new Map<string, CallValues>();
+  private previous = new Map<string, CallValues>();
+  private recentSince: number;
   /** Values plus members held, against `limits.maxEntries`. */
   private entries = 0;
 
@@ -48,7 +56,9 @@ export class MemoryHistoryStore implements HistoryStore {
     private readonly policy: HistoryStorePolicy,
     private readonly limits: MemoryHistoryLimits,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.recentSince = clock();
+  }
 
   observe(
     scope: string,
@@ -56,19 +66,22 @@ export class MemoryHistoryStore implements HistoryStore {
     values: readonly ObservedValue[],
     call: { requestId: string; values: CallValues },
   ): Promise<StoredValue[]> {
-    const stored = values.map((value) => this.observeOne(`${scope} ${value.key}`, at, value));
-    this.remember(`${scope} ${call.requestId}`, call.values);
+    const now = this.clock();
+    const stored = values.map((value) => this.observeOne(`${scope} ${value.key}`, at, value, now));
+    this.remember(`${scope} ${call.requestId}`, call.values, now);
     return Promise.resolve(stored);
   }
 
   recentCall(scope: string, requestId: string): Promise<CallValues | null> {
-    const held = this.recent.get(`${scope} ${requestId}`);
-    return Promise.resolve(held && held.expires > this.clock() ? held.values : null);
+    const id = `${scope} ${requestId}`;
+    this.age(this.clock());
+    return Promise.resolve(this.recent.get(id) ?? this.previous.get(id) ?? null);
   }
 
   report(scope: string, keys: readonly string[], change: ReportChange, at: number): Promise<void> {
+    const now = this.clock();
     for (const key of keys) {
-      const entry = this.entry(`${scope} ${key}`);
+      const entry = this.entry(`${scope} ${key}`, now);
       const since = entry.reportedAt ?? at;
       const { halfLifeMs } = this.policy;
       entry.fraud = reweighed(entry.fraud, since, change.fraud, at, halfLifeMs);
@@ -79,8 +92,9 @@ export class MemoryHistoryStore implements HistoryStore {
   }
 
   restore(scope: string, states: readonly ReportState[], at: number): Promise<void> {
+    const now = this.clock();
     for (const state of states) {
-      const entry = this.entry(`${scope} ${state.key}`);
+      const entry = this.entry(`${scope} ${state.key}`, now);
       if (entry.reportedAt !== null) continue;
       entry.fraud = state.fraud;
       entry.legitimate = state.legitimate;
@@ -97,8 +111,8 @@ export class MemoryHistoryStore implements HistoryStore {
     return Promise.resolve();
   }
 
-  private observeOne(id: string, at: number, value: ObservedValue): StoredValue {
-    const entry = this.entry(id);
+  private observeOne(id: string, at: number, value: ObservedValue, now: number): StoredValue {
+    const entry = this.entry(id, now);
     entry.first ??= at;
     entry.calls++;
     let linked: LinkedCounts | null = null;
@@ -142,8 +156,7 @@ export class MemoryHistoryStore implements HistoryStore {
   }
 
   /** The value's entry, made the most recently used; a fresh one when absent or forgotten. */
-  private entry(id: string): Entry {
-    const now = this.clock();
+  private entry(id: string, now: number): Entry {
     const held = this.values.get(id);
     if (held) {
       this.values.delete(id);
@@ -171,6 +184,7 @@ export class MemoryHistoryStore implements HistoryStore {
 
   /** Forgets least recently used values until the entries fit (never the one just used). */
   private evict(): void {
+    if (this.entries <= this.limits.maxEntries) return;
     for (const [id, entry] of this.values) {
       if (this.entries <= this.limits.maxEntries || this.values.size <= 1) return;
       this.values.delete(id);
@@ -178,12 +192,20 @@ export class MemoryHistoryStore implements HistoryStore {
     }
   }
 
-  private remember(id: string, values: CallValues): void {
-    const now = this.clock();
-    for (const [held, call] of this.recent) {
-      if (call.expires > now && this.recent.size < this.limits.maxRecentCalls) break;
-      this.recent.delete(held);
-    }
-    this.recent.set(id, { values, expires: now + this.policy.recentTtlMs });
+  private remember(id: string, values: CallValues, now: number): void {
+    this.age(now);
+    if (this.recent.size >= this.limits.maxRecentCalls / 2) this.rotate(now);
+    this.recent.set(id, values);
+  }
+
+  /** Drops the older generation once the current one is recentTtlMs old. */
+  private age(now: number): void {
+    if (now - this.recentSince >= this.policy.recentTtlMs) this.rotate(now);
+  }
+
+  private rotate(now: number): void {
+    this.previous = this.recent;
+    this.recent = new Map();
+    this.recentSince = now;
   }
 }
