@@ -23,7 +23,11 @@ export const BODIES =
 /** The Verity server children run with the API deployable's node flags (package.json start:api). */
 export const API_NODE_FLAGS = deployableCommand('api').slice(1, -1);
 
-/** A Verity server child's environment: production, access log on, the token bucket never refusing. */
+/**
+ * A Verity server child's environment: production, access log on, the token bucket never
+ * refusing. BENCH_REDIS_URL gives it REDIS_URL: the distributed shape's Redis rate limiter and
+ * history store instead of the in-process ones.
+ */
 export function verityEnv(databaseUrl: string, metrics: boolean): Record<string, string> {
   return {
     NODE_ENV: 'production',
@@ -32,6 +36,7 @@ export function verityEnv(databaseUrl: string, metrics: boolean): Record<string,
     METRICS_ENABLED: String(metrics),
     RATE_LIMIT_PER_SECOND: RATE_LIMIT,
     RATE_LIMIT_BURST: RATE_LIMIT,
+    ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
   };
 }
 

@@ -34,20 +34,21 @@ export interface MemoryHistoryLimits {
 }
 
 /**
- * The embedded default: the history in this process, exact for a single instance. Its maps are
- * bounded (least recently used values leave first) and a restart empties them; report weights
- * come back from PostgreSQL at boot (HistoryRestore).
+ * The embedded default: the history in this process, exact for a single instance. Every
+ * structure is bounded: past `maxEntries` the least recently used fifth of the values is
+ * forgotten, and a restart empties it all (report weights come back from PostgreSQL at boot,
+ * HistoryUpkeep). Values are held per scope, so a call's lookups hash only the values' own keys.
  */
 export class MemoryHistoryStore implements HistoryStore {
-  private readonly values = new Map<string, Entry>();
+  private readonly scopes = new Map<string, Map<string, Entry>>();
   /**
-   * Recent calls in two generations: a call is written to `current`, which becomes `previous`
-   * when it is recentTtlMs old (or full), and `previous` is dropped then. A call is so held at
-   * least recentTtlMs, and expiring costs no walk over the map (a Map emptied from its front
-   * walks its deleted slots on every read of the front).
+   * Recent calls by request_id in two generations: a call is written to `recent`, which becomes
+   * `previous` when it is recentTtlMs old (or half the bound), and `previous` is dropped then. A
+   * call is so held at least recentTtlMs, and expiring walks nothing (a Map emptied from its
+   * front walks its deleted slots on every read of the front).
    */
-  private recent = new Map<string, CallValues>();
-  private previous = new Map<string, CallValues>();
+  private recent = new Map<string, { scope: string; values: CallValues }>();
+  private previous = new Map<string, { scope: string; values: CallValues }>();
   private recentSince: number;
   /** Values plus members held, against `limits.maxEntries`. */
   private entries = 0;
@@ -67,39 +68,45 @@ export class MemoryHistoryStore implements HistoryStore {
     call: { requestId: string; values: CallValues },
   ): Promise<StoredValue[]> {
     const now = this.clock();
-    const stored = values.map((value) => this.observeOne(`${scope} ${value.key}`, at, value, now));
-    this.remember(`${scope} ${call.requestId}`, call.values, now);
+    const held = this.scope(scope);
+    const stored = values.map((value) => this.observeOne(held, at, value, now));
+    this.remember(scope, call, now);
+    if (this.entries > this.limits.maxEntries) this.evict();
     return Promise.resolve(stored);
   }
 
   recentCall(scope: string, requestId: string): Promise<CallValues | null> {
-    const id = `${scope} ${requestId}`;
     this.age(this.clock());
-    return Promise.resolve(this.recent.get(id) ?? this.previous.get(id) ?? null);
+    const held = this.recent.get(requestId) ?? this.previous.get(requestId);
+    return Promise.resolve(held?.scope === scope ? held.values : null);
   }
 
   report(scope: string, keys: readonly string[], change: ReportChange, at: number): Promise<void> {
     const now = this.clock();
+    const held = this.scope(scope);
+    const { halfLifeMs } = this.policy;
     for (const key of keys) {
-      const entry = this.entry(`${scope} ${key}`, now);
+      const entry = this.entry(held, key, now);
       const since = entry.reportedAt ?? at;
-      const { halfLifeMs } = this.policy;
       entry.fraud = reweighed(entry.fraud, since, change.fraud, at, halfLifeMs);
       entry.legitimate = reweighed(entry.legitimate, since, change.legitimate, at, halfLifeMs);
       entry.reportedAt = at;
     }
+    if (this.entries > this.limits.maxEntries) this.evict();
     return Promise.resolve();
   }
 
   restore(scope: string, states: readonly ReportState[], at: number): Promise<void> {
     const now = this.clock();
+    const held = this.scope(scope);
     for (const state of states) {
-      const entry = this.entry(`${scope} ${state.key}`, now);
+      const entry = this.entry(held, state.key, now);
       if (entry.reportedAt !== null) continue;
       entry.fraud = state.fraud;
       entry.legitimate = state.legitimate;
       entry.reportedAt = at;
     }
+    if (this.entries > this.limits.maxEntries) this.evict();
     return Promise.resolve();
   }
 
@@ -111,19 +118,31 @@ export class MemoryHistoryStore implements HistoryStore {
     return Promise.resolve();
   }
 
-  private observeOne(id: string, at: number, value: ObservedValue, now: number): StoredValue {
-    const entry = this.entry(id, now);
+  private scope(scope: string): Map<string, Entry> {
+    let held = this.scopes.get(scope);
+    if (!held) this.scopes.set(scope, (held = new Map()));
+    return held;
+  }
+
+  private observeOne(
+    held: Map<string, Entry>,
+    at: number,
+    value: ObservedValue,
+    now: number,
+  ): StoredValue {
+    const entry = this.entry(held, value.key, now);
     entry.first ??= at;
     entry.calls++;
     let linked: LinkedCounts | null = null;
     if (value.linked) {
       const members = (entry.members ??= new Map<string, number>());
       if (value.member !== null) {
-        if (!members.delete(value.member)) this.entries++;
+        // A sighting moves the member last: the cap drops the least recently seen first.
+        if (members.has(value.member)) members.delete(value.member);
+        else this.entries++;
         members.set(value.member, at);
       }
       linked = this.count(members, at);
-      this.evict();
     }
     return {
       first: entry.first,
@@ -155,18 +174,14 @@ export class MemoryHistoryStore implements HistoryStore {
     return counts;
   }
 
-  /** The value's entry, made the most recently used; a fresh one when absent or forgotten. */
-  private entry(id: string, now: number): Entry {
-    const held = this.values.get(id);
-    if (held) {
-      this.values.delete(id);
-      if (now - held.touched <= this.policy.valueTtlMs) {
-        held.touched = now;
-        this.values.set(id, held);
-        return held;
-      }
-      this.entries -= 1 + (held.members?.size ?? 0);
+  /** The value's entry, touched now; a fresh one when absent or idle past the retention. */
+  private entry(held: Map<string, Entry>, key: string, now: number): Entry {
+    const entry = held.get(key);
+    if (entry && now - entry.touched <= this.policy.valueTtlMs) {
+      entry.touched = now;
+      return entry;
     }
+    if (entry) this.entries -= 1 + (entry.members?.size ?? 0);
     const fresh: Entry = {
       first: null,
       calls: 0,
@@ -176,26 +191,43 @@ export class MemoryHistoryStore implements HistoryStore {
       members: null,
       touched: now,
     };
-    this.values.set(id, fresh);
+    held.set(key, fresh);
     this.entries++;
-    this.evict();
     return fresh;
   }
 
-  /** Forgets least recently used values until the entries fit (never the one just used). */
+  /**
+   * Forgets the least recently used fifth of the values: the cutoff is read from a sample of
+   * their last use (512 of them), then one pass drops every value used no later. One pass per
+   * fifth of the bound, so a call pays for it once in a long while, never per lookup.
+   */
   private evict(): void {
-    if (this.entries <= this.limits.maxEntries) return;
-    for (const [id, entry] of this.values) {
-      if (this.entries <= this.limits.maxEntries || this.values.size <= 1) return;
-      this.values.delete(id);
-      this.entries -= 1 + (entry.members?.size ?? 0);
+    const total = [...this.scopes.values()].reduce((sum, held) => sum + held.size, 0);
+    const step = Math.max(1, Math.floor(total / 512));
+    const sample: number[] = [];
+    let i = 0;
+    for (const held of this.scopes.values())
+      for (const entry of held.values()) if (i++ % step === 0) sample.push(entry.touched);
+    sample.sort((a, b) => a - b);
+    const cutoff = sample[Math.floor(sample.length / 5)];
+    for (const [scope, held] of this.scopes) {
+      for (const [key, entry] of held) {
+        if (entry.touched > cutoff) continue;
+        held.delete(key);
+        this.entries -= 1 + (entry.members?.size ?? 0);
+      }
+      if (held.size === 0) this.scopes.delete(scope);
     }
   }
 
-  private remember(id: string, values: CallValues, now: number): void {
+  private remember(
+    scope: string,
+    call: { requestId: string; values: CallValues },
+    now: number,
+  ): void {
     this.age(now);
     if (this.recent.size >= this.limits.maxRecentCalls / 2) this.rotate(now);
-    this.recent.set(id, values);
+    this.recent.set(call.requestId, { scope, values: call.values });
   }
 
   /** Drops the older generation once the current one is recentTtlMs old. */
