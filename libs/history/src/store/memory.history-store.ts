@@ -120,7 +120,7 @@ export class MemoryHistoryStore implements HistoryStore {
 
   private scope(scope: string): Map<string, Entry> {
     let held = this.scopes.get(scope);
-    if (!held) this.scopes.set(scope, (held = new Map()));
+    if (!held) this.scopes.set(scope, (held = new Map<string, Entry>()));
     return held;
   }
 
