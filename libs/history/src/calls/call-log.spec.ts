@@ -15,7 +15,7 @@ class ObservedCalls extends VerifyCallRepository {
   readonly batches: number[] = [];
   failing = false;
 
-  override async insertBatch(rows: readonly CallRow[]): Promise<void> {
+  override async insertBatch(rows: readonly string[]): Promise<void> {
     if (this.failing) throw new Error('connection refused');
     this.batches.push(rows.length);
     await super.insertBatch(rows);

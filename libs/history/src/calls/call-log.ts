@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { VerifyCallRepository, type CallRow } from '../db/verify-call.repository';
+import { VerifyCallRepository, encodeCallRow, type CallRow } from '../db/verify-call.repository';
 
 /** When the call log writes: whichever of these comes first. */
 export interface CallLogPolicy {
@@ -24,7 +24,8 @@ export const CALL_LOG_POLICY: CallLogPolicy = {
  * database outage keeps rows buffered (bounded) and retries at the next tick.
  */
 export class CallLog {
-  private buffer: CallRow[] = [];
+  /** Calls waiting, each encoded (encodeCallRow). */
+  private buffer: string[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private dropped = 0;
@@ -36,7 +37,7 @@ export class CallLog {
   ) {}
 
   add(row: CallRow): void {
-    this.buffer.push(row);
+    this.buffer.push(encodeCallRow(row));
     if (this.buffer.length > this.policy.maxBufferedRows) {
       this.buffer.shift();
       this.dropped++;

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
 import { openDatabase } from '@verity/database';
 import { createTestDatabase, type TestDatabase } from '@verity/testing';
-import { VerifyCallRepository } from './verify-call.repository';
+import { VerifyCallRepository, encodeCallRow } from './verify-call.repository';
 import { VerifyFeedbackRepository } from './verify-feedback.repository';
 
 const DAY = 24 * 3_600_000;
@@ -37,15 +37,17 @@ describe('history rows: retention and removal', () => {
     const scope = { accountId, mode: 'live' as const };
     const ids = ages.map(() => randomUUID());
     await calls.insertBatch(
-      ages.map((age, i) => ({
-        requestId: ids[i],
-        scope,
-        at: Date.now() - age,
-        values: { ip: `ip${i}` },
-        fraudScore: 50,
-        riskReasons: [],
-        creditReasons: ['ip_clean'],
-      })),
+      ages.map((age, i) =>
+        encodeCallRow({
+          requestId: ids[i],
+          scope,
+          at: Date.now() - age,
+          values: { ip: `ip${i}` },
+          fraudScore: 50,
+          riskReasons: [],
+          creditReasons: ['ip_clean'],
+        }),
+      ),
     );
     for (const [i, age] of ages.entries()) {
       await reports.transaction((manager) =>

@@ -45,10 +45,11 @@ export class MemoryHistoryStore implements HistoryStore {
    * Recent calls by request_id in two generations: a call is written to `recent`, which becomes
    * `previous` when it is recentTtlMs old (or half the bound), and `previous` is dropped then. A
    * call is so held at least recentTtlMs, and expiring walks nothing (a Map emptied from its
-   * front walks its deleted slots on every read of the front).
+   * front walks its deleted slots on every read of the front). Each is one flat JSON string of
+   * its scope and values: minutes-old objects would be a tree each for the garbage collector.
    */
-  private recent = new Map<string, { scope: string; values: CallValues }>();
-  private previous = new Map<string, { scope: string; values: CallValues }>();
+  private recent = new Map<string, string>();
+  private previous = new Map<string, string>();
   private recentSince: number;
   /** Values plus members held, against `limits.maxEntries`. */
   private entries = 0;
@@ -78,7 +79,8 @@ export class MemoryHistoryStore implements HistoryStore {
   recentCall(scope: string, requestId: string): Promise<CallValues | null> {
     this.age(this.clock());
     const held = this.recent.get(requestId) ?? this.previous.get(requestId);
-    return Promise.resolve(held?.scope === scope ? held.values : null);
+    const call = held === undefined ? null : (JSON.parse(held) as { s: string; v: CallValues });
+    return Promise.resolve(call?.s === scope ? call.v : null);
   }
 
   report(scope: string, keys: readonly string[], change: ReportChange, at: number): Promise<void> {
@@ -227,7 +229,7 @@ export class MemoryHistoryStore implements HistoryStore {
   ): void {
     this.age(now);
     if (this.recent.size >= this.limits.maxRecentCalls / 2) this.rotate(now);
-    this.recent.set(call.requestId, { scope, values: call.values });
+    this.recent.set(call.requestId, JSON.stringify({ s: scope, v: call.values }));
   }
 
   /** Drops the older generation once the current one is recentTtlMs old. */
