@@ -37,7 +37,12 @@ distributedSuite('history on two API instances sharing Redis', () => {
   before(async () => {
     cluster = await startCluster('history', {
       credits: 1_000,
-      env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
+      // A day's retention: the shared Redis drops the run's values within a day.
+      env: {
+        RATE_LIMIT_PER_SECOND: '100000',
+        RATE_LIMIT_BURST: '100000',
+        HISTORY_RETENTION_DAYS: '1',
+      },
     });
     first = new TestClient(cluster.client.baseUrl);
     second = new TestClient(`http://127.0.0.1:${(await cluster.startApi('api-2')).port}`);

@@ -16,23 +16,36 @@ export interface CallRow {
 }
 
 /**
- * A call as insertBatch reads it: one flat JSON string, so a call waiting in the call log is a
- * single string for the garbage collector instead of a tree of objects.
+ * A call as insertBatch reads it: one flat string of tab-separated fields (ids, HMACs in
+ * base64url, reason codes: none holds a tab), so a call waiting in the call log is a single
+ * string for the garbage collector instead of a tree of objects. An absent value is empty.
  */
 export function encodeCallRow(row: CallRow): string {
-  return JSON.stringify({
-    r: row.requestId,
-    a: row.scope.accountId,
-    m: row.scope.mode,
-    t: row.at,
-    e: row.values.email ?? null,
-    p: row.values.phone ?? null,
-    i: row.values.ip ?? null,
-    s: row.values.subnet ?? null,
-    f: row.fraudScore,
-    rr: row.riskReasons,
-    cr: row.creditReasons,
+  const v = row.values;
+  return [
+    row.requestId,
+    row.scope.accountId,
+    row.scope.mode,
+    row.at,
+    v.email ?? '',
+    v.phone ?? '',
+    v.ip ?? '',
+    v.subnet ?? '',
+    row.fraudScore,
+    row.riskReasons.join(','),
+    row.creditReasons.join(','),
+  ].join('\t');
+}
+
+/** The columns of encoded rows, in the order of insertBatch's parameters. */
+function columns(encoded: readonly string[]): unknown[][] {
+  const out: unknown[][] = Array.from({ length: 11 }, () => new Array<unknown>(encoded.length));
+  encoded.forEach((row, r) => {
+    const fields = row.split('\t');
+    for (let c = 0; c < 11; c++)
+      out[c][r] = c >= 4 && c <= 7 && fields[c] === '' ? null : fields[c];
   });
+  return out;
 }
 
 /** Rows deleted per retention statement, so one sweep never holds a long lock. */
@@ -45,19 +58,22 @@ export class VerifyCallRepository {
 
   /**
    * Writes a batch of calls, each encoded by encodeCallRow, in one statement (the call log's
-   * flush). Raw SQL: the rows travel as one JSON document read by json_to_recordset, one
-   * parameter however many rows.
+   * flush). Raw SQL: unnest of one array per column keeps it one statement with eleven
+   * parameters however many rows, and PostgreSQL reads arrays in half the time it reads the
+   * same rows as one JSON document.
    */
   async insertBatch(encoded: readonly string[]): Promise<void> {
     if (encoded.length === 0) return;
     await this.db.query(
       `INSERT INTO verify_calls (request_id, account_id, mode, created_at, email_hash, phone_hash,
                                  ip_hash, subnet_hash, fraud_score, risk_reasons, credit_reasons)
-       SELECT r, a, m, to_timestamp(t / 1000.0), e, p, i, s, f, rr, cr
-       FROM json_to_recordset($1::json) AS x(r uuid, a uuid, m text, t float8, e text, p text,
-                                              i text, s text, f smallint, rr text[], cr text[])
+       SELECT r, a, m, to_timestamp(t / 1000.0), e, p, i, s, f,
+              string_to_array(rr, ','), string_to_array(cr, ',')
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::float8[], $5::text[], $6::text[],
+                   $7::text[], $8::text[], $9::smallint[], $10::text[], $11::text[])
+            AS x(r, a, m, t, e, p, i, s, f, rr, cr)
        ON CONFLICT (request_id) DO NOTHING`,
-      [`[${encoded.join(',')}]`],
+      columns(encoded),
     );
   }
 
