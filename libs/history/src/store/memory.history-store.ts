@@ -25,6 +25,25 @@ interface Entry {
   touched: number;
 }
 
+/** The values' order in a recent call's text. */
+const RECENT_VALUES = ['email', 'phone', 'ip', 'subnet'] as const;
+
+/** A recent call as one flat string: its scope, then each value ('' when absent). */
+function recentCallText(scope: string, values: CallValues): string {
+  return [scope, ...RECENT_VALUES.map((kind) => values[kind] ?? '')].join('\t');
+}
+
+/** The values of a recent call's text when it is of `scope`, else null. */
+function recentCallValues(text: string, scope: string): CallValues | null {
+  const [held, ...fields] = text.split('\t');
+  if (held !== scope) return null;
+  const values: CallValues = {};
+  RECENT_VALUES.forEach((kind, i) => {
+    if (fields[i] !== '') values[kind] = fields[i];
+  });
+  return values;
+}
+
 /** Bounds of the in-process store: every structure in it is capped (docs/history.md). */
 export interface MemoryHistoryLimits {
   /** Values plus the members they hold; the least recently used values go first. */
@@ -45,8 +64,9 @@ export class MemoryHistoryStore implements HistoryStore {
    * Recent calls by request_id in two generations: a call is written to `recent`, which becomes
    * `previous` when it is recentTtlMs old (or half the bound), and `previous` is dropped then. A
    * call is so held at least recentTtlMs, and expiring walks nothing (a Map emptied from its
-   * front walks its deleted slots on every read of the front). Each is one flat JSON string of
-   * its scope and values: minutes-old objects would be a tree each for the garbage collector.
+   * front walks its deleted slots on every read of the front). Each is one flat string of its
+   * scope and values, tab-separated (recentCallText): minutes-old objects would be a tree each
+   * for the garbage collector.
    */
   private recent = new Map<string, string>();
   private previous = new Map<string, string>();
@@ -79,8 +99,7 @@ export class MemoryHistoryStore implements HistoryStore {
   recentCall(scope: string, requestId: string): Promise<CallValues | null> {
     this.age(this.clock());
     const held = this.recent.get(requestId) ?? this.previous.get(requestId);
-    const call = held === undefined ? null : (JSON.parse(held) as { s: string; v: CallValues });
-    return Promise.resolve(call?.s === scope ? call.v : null);
+    return Promise.resolve(held === undefined ? null : recentCallValues(held, scope));
   }
 
   report(scope: string, keys: readonly string[], change: ReportChange, at: number): Promise<void> {
@@ -229,7 +248,7 @@ export class MemoryHistoryStore implements HistoryStore {
   ): void {
     this.age(now);
     if (this.recent.size >= this.limits.maxRecentCalls / 2) this.rotate(now);
-    this.recent.set(call.requestId, JSON.stringify({ s: scope, v: call.values }));
+    this.recent.set(call.requestId, recentCallText(scope, call.values));
   }
 
   /** Drops the older generation once the current one is recentTtlMs old. */
