@@ -72,6 +72,7 @@ export default tseslint.config(
       'libs/accounts/src/notification.listener.ts',
       // `DnsQuerier.query` sends a DNS query, not SQL.
       'libs/integrations/src/dns/caching.dns-resolver.ts',
+      'libs/integrations/src/dns/dns.canary.ts',
     ],
     rules: {
       'no-restricted-syntax': [

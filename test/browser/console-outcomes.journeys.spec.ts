@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { AccountsService } from '@verity/accounts';
 import type { FeedbackStats } from '@verity/contracts';
 import {
+  ADMIN_TOKEN,
   SIMULATION_OPTIONS,
   freePort,
   launchChromium,
@@ -19,7 +19,6 @@ import {
   type TestClient,
   type TestStack,
 } from '@verity/testing';
-import { consoleSignIn } from '../../apps/verity/src/commands/console-banner';
 import { simulationPorts } from '../e2e/history-helpers';
 
 /** CONSOLE_SCREENSHOTS=docs/console refreshes the committed screenshot. */
@@ -59,10 +58,15 @@ describe('console Outcomes page in Chromium', () => {
         RATE_LIMIT_BURST: '100000',
       },
     });
-    const created = await stack.app.get(AccountsService).create('dev', 100_000);
-    api = stack.client.withKey(created.api_key);
-    const { block } = await consoleSignIn(stack.app, stack.config, created.account_id);
-    link = block!.map((l) => l.trim()).find((l) => l.includes('/sign-in#token='))!;
+    // An account with a console user, as the operator API creates one: its key and sign-in link.
+    const created = await stack.client.post(
+      '/admin/accounts',
+      { name: 'outcomes', credits: 100_000, owner_email: 'owner@outcomes.test' },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    api = stack.client.withKey(created.body.api_key as string);
+    link = created.body.sign_in_url as string;
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     mkdirSync(SHOTS, { recursive: true });
   });

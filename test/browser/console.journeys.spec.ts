@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { AccountsService, ApiKeysService } from '@verity/accounts';
+import { ApiKeysService } from '@verity/accounts';
 import {
   ADMIN_TOKEN,
   freePort,
@@ -14,7 +14,8 @@ import {
 } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
-import { consoleSignIn, DEV_CONSOLE_EMAIL } from '../../apps/verity/src/commands/console-banner';
+import { devAccess, DEV_CONSOLE_EMAIL } from '../../apps/verity/src/start/dev-access';
+import { FirstRunMarker } from '../../apps/verity/src/start/first-run.marker';
 import { verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '@verity/batch';
 import { eventually, postBatch, waitForJob } from '../e2e/batch-helpers';
 
@@ -93,14 +94,17 @@ describe('console journeys in Chromium', () => {
         CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL: '3',
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_RETRY_BASE_MS: '200',
+        DEV_ACCOUNT_CREDITS: '100000',
       },
       modules: [IngestModule, ScorerModule],
     });
-    // What the first `npm start` does: the dev account, then the banner's one-time link.
-    const created = await stack.app.get(AccountsService).create('dev', 100_000);
-    const { block } = await consoleSignIn(stack.app, stack.config, created.account_id);
-    const link = block!.map((l) => l.trim()).find((l) => l.includes('/sign-in#token='))!;
-    dev = { accountId: created.account_id, apiKey: created.api_key, link };
+    // What the first `npm start` does: the dev account, its key and the banner's one-time link.
+    const access = await devAccess(
+      stack.app,
+      stack.config,
+      FirstRunMarker.at(stack.config.VERITY_HOME),
+    );
+    dev = { accountId: access!.accountId, apiKey: access!.apiKey, link: access!.link.url };
     context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
       acceptDownloads: true,

@@ -103,7 +103,7 @@ describe('open-data refresh with no setting', () => {
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as { level: number; msg: string });
     assert.ok(!lines.some((l) => l.level >= 50), 'no error lines');
-    const failures = lines.filter((l) => /list downloads? failed/.test(l.msg));
+    const failures = lines.filter((l) => /downloads? failed/.test(l.msg));
     assert.equal(failures.length, 1, JSON.stringify(failures));
   });
 });

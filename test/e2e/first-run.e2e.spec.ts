@@ -106,10 +106,17 @@ describe(
             /^\/var\/lib\/verity\//,
           );
 
+        // Nothing changed since the first start's build: the second start does not build again.
+        const built = (await stat(join(clone, 'dist/apps/verity/src/main.js'))).mtimeMs;
         const second = spawnVerity('npm', ['start'], { cwd: clone, env: env(await freePort()) });
         try {
           const again = await bannerAddress(second);
           assert.doesNotMatch(second.output(), /vrt_live_/);
+          assert.equal(
+            (await stat(join(clone, 'dist/apps/verity/src/main.js'))).mtimeMs,
+            built,
+            'the second npm start rebuilt an unchanged tree',
+          );
           const answer = await fetch(`${again}/v1/ping`, { headers: { 'x-api-key': key } });
           assert.equal(answer.status, 200);
           assert.equal(((await answer.json()) as { account: { id: string } }).account.id, account);

@@ -52,7 +52,7 @@ for (const kind of ['closed port', 'black hole'] as const) {
         logger,
         modules: [],
         engines: engines.engines,
-        checks: { data_sets: () => engines.dataReadiness() },
+        checks: engines.checks(),
         reportOnly: SCORER_REPORT_ONLY,
       });
       await scorer.init();

@@ -106,7 +106,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       resources: { config, dataSource: db.dataSource, metrics },
       engines: built.engines,
       logger,
-      checks: { data_sets: () => built.dataReadiness() },
+      checks: built.checks(),
       modules: options.modules,
     });
     await app.listen({ port: config.PORT, host: '127.0.0.1' });

@@ -4,6 +4,8 @@ import { CLIENT_HELP, clientCommand, isClientCommand, UsageError } from '@verity
 import { exitOnFailure } from './cli.failure';
 import { accountsCommand } from './commands/accounts.command';
 import { dataCommand } from './commands/data.command';
+import { isKeysAdminCommand } from './commands/command.routing';
+import { keysAdminCommand } from './commands/keys.command';
 import { startCommand } from './commands/start.command';
 import { assertSupportedNode } from './start/startup.checks';
 import { usersCommand } from './commands/users.command';
@@ -13,6 +15,9 @@ const HELP = `usage: verity <command>
   start                                       run the whole service in one process
   accounts create --name N --credits C [--json]   create an account and print its first API key
   accounts credit --account ID --amount N [--note TEXT] [--json]   add credits to an account
+  accounts list [--json]                      every account with its balance, keys and users
+  keys create --account ID [--name N] [--mode live|test] [--json]   a new API key for an account
+                                              (no running server or other key needed)
   data update                                 download fresh IP open-data lists (Tor, VPN, datacenter)
   users create --account ID --email E [--json]    create a console user and print a one-time sign-in link
 
@@ -32,7 +37,8 @@ async function main(argv: string[]): Promise<void> {
   }
   assertSupportedNode();
   // API commands are a client of a running service: they need no server configuration.
-  if (isClientCommand(command)) return clientCommand(command, rest);
+  if (isClientCommand(command) && !isKeysAdminCommand(command, rest))
+    return clientCommand(command, rest);
   config = loadConfig();
   switch (command) {
     case 'start':
@@ -43,6 +49,8 @@ async function main(argv: string[]): Promise<void> {
       return dataCommand(config, rest);
     case 'users':
       return usersCommand(config, rest);
+    case 'keys':
+      return keysAdminCommand(config, rest);
     default:
       throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
   }

@@ -34,6 +34,11 @@ export class AccountRepository {
     await this.db.getRepository(AccountEntity).update({ id: accountId }, { webhookSecret: secret });
   }
 
+  /** Every account, oldest first (an operator's listing: a handful of tenants per instance). */
+  listAll(): Promise<AccountEntity[]> {
+    return this.db.getRepository(AccountEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   count(): Promise<number> {
     return this.db.getRepository(AccountEntity).count();
   }

@@ -13,6 +13,13 @@ export interface CreatedAccount {
   api_key: string;
 }
 
+/** One account as the operator's `verity accounts list` shows it. */
+export interface AccountListing {
+  account_id: string;
+  name: string;
+  created_at: string;
+}
+
 /** Operator-side account management: create accounts, add credits. */
 @Injectable()
 export class AccountsService {
@@ -92,6 +99,19 @@ export class AccountsService {
 
   count(): Promise<number> {
     return this.accounts.count();
+  }
+
+  exists(accountId: string): Promise<boolean> {
+    return this.accounts.exists(accountId);
+  }
+
+  /** Every account, oldest first. */
+  async list(): Promise<AccountListing[]> {
+    return (await this.accounts.listAll()).map((row) => ({
+      account_id: row.id,
+      name: row.name,
+      created_at: row.createdAt.toISOString(),
+    }));
   }
 
   private async found(accountId: string): Promise<AccountEntity> {

@@ -1,5 +1,5 @@
 export { AccountsModule } from './accounts.module';
-export { AccountsService, type CreatedAccount } from './accounts.service';
+export { AccountsService, type AccountListing, type CreatedAccount } from './accounts.service';
 export { ApiKeysService } from './api-keys.service';
 export { CreditsService, type UsageAttribution } from './credits.service';
 export { CreditLeases, type LeaseHold } from './leases/credit-leases.service';

@@ -128,7 +128,11 @@ async function initialise(location: ClusterLocation, password: string, logFd: nu
   }
 }
 
-/** Starts the server and waits until its postmaster.pid says it accepts connections. */
+/**
+ * Starts the server and waits until its postmaster.pid says it accepts connections. From the
+ * spawn on, the server is asked for a fast shutdown should this process exit before
+ * `stop()`: a crash, a shutdown bound, or a stop while it was still starting.
+ */
 async function launch(location: ClusterLocation, port: number, logFd: number) {
   const child = spawnServerProcess(
     location,
@@ -146,7 +150,10 @@ async function launch(location: ClusterLocation, port: number, logFd: number) {
     ],
     logFd,
   );
+  const onExit = () => void child.kill('SIGINT');
+  process.on('exit', onExit);
   const exit = exited(child);
+  void exit.finally(() => process.removeListener('exit', onExit)).catch(() => undefined);
   let gone = false;
   void exit.then(
     () => (gone = true),
@@ -205,6 +212,7 @@ async function openLog(logFile: string): Promise<FileHandle> {
 export async function startEmbeddedPostgres(
   home: string,
   log: (line: string) => void,
+  signal?: AbortSignal,
 ): Promise<EmbeddedPostgres> {
   const root = resolve(home);
   await makeDir(root);
@@ -225,6 +233,7 @@ export async function startEmbeddedPostgres(
   const { child, exit, port } = await (async () => {
     try {
       if (!initialised) await initialise(location, password, logHandle.fd);
+      signal?.throwIfAborted();
       const port = await freePort();
       return { ...(await launch(location, port, logHandle.fd)), port };
     } finally {
@@ -236,17 +245,13 @@ export async function startEmbeddedPostgres(
   );
 
   let stopping: Promise<void> | undefined;
-  // Should the process exit without stop() (a crash, a shutdown timeout), the server is still
-  // asked for a fast shutdown rather than left running.
-  const onExit = () => void child.kill('SIGINT');
-  process.on('exit', onExit);
   const stop = () =>
     (stopping ??= (async () => {
-      process.removeListener('exit', onExit);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exit.catch(() => undefined);
     })());
   try {
+    signal?.throwIfAborted();
     await createDatabase(port, password);
   } catch (error) {
     await stop();

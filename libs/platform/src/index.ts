@@ -5,7 +5,9 @@ export {
   CHECK_TIMEOUT_MS,
   DATABASE_CHECK,
   HealthRegistry,
+  reportedOnly,
   type CheckResult,
+  type ResourceCheck,
   type ReadinessReport,
   type ReportedCheck,
 } from './health/health.registry';
@@ -22,4 +24,6 @@ export {
   type ProcessRuntime,
 } from './runtime/process.runtime';
 export { HttpConnections } from './runtime/http-connections';
+export { StartGuard, StartStopped } from './runtime/start-guard';
+export { startApp } from './runtime/start-app';
 export { listenError, listenOn, type Listenable } from './runtime/listen';

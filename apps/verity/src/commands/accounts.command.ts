@@ -1,45 +1,41 @@
-import { parseArgs } from 'node:util';
-import { AccountsService, CreditsService } from '@verity/accounts';
-import { VerityError } from '@verity/common';
+import {
+  AccountsService,
+  ApiKeysService,
+  ConsoleUsersService,
+  CreditsService,
+} from '@verity/accounts';
 import type { AppConfig } from '@verity/config';
 import { UsageError } from '@verity/client/cli';
 import { withAccountsContext } from './accounts.context';
+import { accountIdArg, parseCommandArgs } from './command.args';
 
 const USAGE = `usage: verity accounts create --name NAME --credits N [--json]
-       verity accounts credit --account ID --amount N [--note TEXT] [--json]`;
-
-/** Account ids are UUIDs: anything else names no account. */
-const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** `parseArgs` whose complaints are usage errors. */
-function parse<O extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(
-  args: string[],
-  options: O,
-) {
-  try {
-    return parseArgs({ args, options, strict: true }).values;
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-  }
-}
+       verity accounts credit --account ID --amount N [--note TEXT] [--json]
+       verity accounts list [--json]`;
 
 /**
- * `verity accounts create|credit`: the admin API's account creation and top-up from a shell,
- * on the data directory (or DATABASE_URL), with no ADMIN_TOKEN needed.
+ * `verity accounts create|credit|list`: the admin API's account creation and top-up, and a
+ * listing of every account with its keys, from a shell on the data directory (or
+ * DATABASE_URL), with no ADMIN_TOKEN needed.
  */
 export async function accountsCommand(config: AppConfig, argv: string[]): Promise<void> {
   const [action, ...rest] = argv;
   if (action === 'create') return create(config, rest);
   if (action === 'credit') return credit(config, rest);
+  if (action === 'list') return list(config, rest);
   throw new UsageError(USAGE);
 }
 
 async function create(config: AppConfig, argv: string[]): Promise<void> {
-  const values = parse(argv, {
-    name: { type: 'string' },
-    credits: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const values = parseCommandArgs(
+    argv,
+    {
+      name: { type: 'string' },
+      credits: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
   const name = values.name?.trim();
   const credits = Number(values.credits ?? '0');
   if (!name) throw new UsageError('--name is required');
@@ -58,22 +54,25 @@ async function create(config: AppConfig, argv: string[]): Promise<void> {
 
 /** Adds credits as a top-up in the ledger (reference: the note, else `cli`). */
 async function credit(config: AppConfig, argv: string[]): Promise<void> {
-  const values = parse(argv, {
-    account: { type: 'string' },
-    amount: { type: 'string' },
-    note: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
-  const account = values.account;
+  const values = parseCommandArgs(
+    argv,
+    {
+      account: { type: 'string' },
+      amount: { type: 'string' },
+      note: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
   const amount = Number(values.amount);
-  if (!account)
+  if (!values.account)
     throw new UsageError(
       '--account is required: the account id that verity accounts create printed',
     );
   if (values.amount === undefined || !Number.isSafeInteger(amount) || amount <= 0)
     throw new UsageError('--amount must be a whole number of credits greater than 0');
+  const account = accountIdArg(values.account, 'the account id that verity accounts list prints');
   const note = values.note?.trim() || 'cli';
-  if (!ACCOUNT_ID.test(account)) throw new VerityError('not_found', `account ${account} not found`);
 
   await withAccountsContext(config, async (ctx) => {
     await ctx.get(AccountsService).addCredits(account, amount, note);
@@ -84,5 +83,39 @@ async function credit(config: AppConfig, argv: string[]): Promise<void> {
         ? JSON.stringify({ account_id: account, credits_balance: balance }) + '\n'
         : `added ${amount.toLocaleString('en')} credits to ${account}; balance ${balance.toLocaleString('en')}\n`,
     );
+  });
+}
+
+/**
+ * Every account with its balance, keys (names and hints, never values) and console users: how
+ * an operator finds the account a lost key belonged to (then `verity keys create --account`).
+ */
+async function list(config: AppConfig, argv: string[]): Promise<void> {
+  const values = parseCommandArgs(argv, { json: { type: 'boolean', default: false } }, USAGE);
+  await withAccountsContext(config, async (ctx) => {
+    const accounts = await ctx.get(AccountsService).list();
+    const rows = [];
+    for (const account of accounts) {
+      rows.push({
+        ...account,
+        credits_balance: await ctx.get(CreditsService).balance(account.account_id),
+        console_users: await ctx.get(ConsoleUsersService).countForAccount(account.account_id),
+        keys: await ctx.get(ApiKeysService).list(account.account_id),
+      });
+    }
+    if (values.json) return void process.stdout.write(JSON.stringify(rows) + '\n');
+    if (rows.length === 0)
+      return void process.stdout.write(
+        'no accounts yet: `verity start` creates the dev account, `verity accounts create` others\n',
+      );
+    const lines = rows.map((row) => {
+      const keys = row.keys.map((k) => `${k.name} (${k.mode}, ${k.hint}…)`).join(', ') || 'none';
+      return [
+        `${row.account_id}  ${row.name}`,
+        `  created ${row.created_at}, ${row.credits_balance.toLocaleString('en')} credits, ${row.console_users} console user(s)`,
+        `  keys: ${keys}`,
+      ].join('\n');
+    });
+    process.stdout.write(lines.join('\n') + '\n');
   });
 }

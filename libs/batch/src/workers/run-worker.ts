@@ -1,5 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
-import { closeOnSignal, listenOn, openProcessRuntime, runMain } from '@verity/platform';
+import { listenOn, openProcessRuntime, runMain, startApp } from '@verity/platform';
 import { createWorkerApp } from './create-worker-app';
 
 /**
@@ -12,18 +12,22 @@ export function runWorker(
   withEngines: boolean,
   reportOnly: readonly string[] = [],
 ): void {
-  runMain(name, async (config) => {
-    const runtime = await openProcessRuntime(config, name, { engines: withEngines });
-    const app = await createWorkerApp({
-      resources: runtime.resources,
-      logger: runtime.logger,
-      modules,
-      engines: runtime.engines?.engines,
-      checks: runtime.checks,
-      reportOnly,
-    });
-    await listenOn(app, config);
+  runMain(name, async (config, guard) => {
+    const runtime = await openProcessRuntime(config, name, { engines: withEngines, guard });
+    await startApp(
+      runtime,
+      guard,
+      () =>
+        createWorkerApp({
+          resources: runtime.resources,
+          logger: runtime.logger,
+          modules,
+          engines: runtime.engines?.engines,
+          checks: runtime.checks,
+          reportOnly,
+        }),
+      (app) => listenOn(app, config),
+    );
     runtime.logger.info({ port: config.PORT, host: config.HOST }, `${name} listening`);
-    closeOnSignal(runtime, app);
   });
 }

@@ -50,6 +50,23 @@ export const emailSchema = z.object({
    * every call wait DNS_TIMEOUT_MS again (RFC 2308 §7: at most 5 minutes); 0 = never.
    */
   DNS_FAILURE_TTL_MS: envInt(5_000, 0),
+  /**
+   * Domains that certainly receive mail, asked at start and every DNS_CANARY_INTERVAL_MS: when
+   * none resolves, the resolver is reported broken (banner, /readyz, metric) and its "no such
+   * domain" answers are not believed; `off` (or empty) turns the canary off.
+   */
+  DNS_CANARY_DOMAINS: z
+    .string()
+    .default('gmail.com,outlook.com,yahoo.com')
+    .transform((v) =>
+      v.trim() === 'off'
+        ? []
+        : v
+            .split(',')
+            .map((s) => s.trim().toLowerCase())
+            .filter((s) => s.length > 0),
+    ),
+  DNS_CANARY_INTERVAL_MS: envInt(300_000, 1_000),
   /** Domains (and their subdomains) never reported disposable. */
   EMAIL_DISPOSABLE_ALLOW: envList(),
   /** Domains (and their subdomains) always reported disposable. */

@@ -2,6 +2,7 @@ import type { AppConfig } from '@verity/config';
 import { createEmailEngine, loadBundledEmailLists, type EmailEngine } from '@verity/validation';
 import { SmtpMailboxProbe } from '../smtp/smtp.probe';
 import { CachingDnsResolver } from './caching.dns-resolver';
+import { DnsCanary } from './dns.canary';
 import { DnsMxResolver } from './dns.mx-resolver';
 import type { DnsEvents } from './dns.types';
 import { systemDnsServers } from './system.dns-servers';
@@ -10,6 +11,8 @@ import { UdpDnsTransport } from './udp.dns-transport';
 /** The email engine with its adapters, and how to release them. */
 export interface BuiltEmailEngine {
   engine: EmailEngine;
+  /** The resolvers' health check (DNS_CANARY_DOMAINS); started by the caller. */
+  canary: DnsCanary;
   close(): Promise<void>;
 }
 
@@ -19,8 +22,10 @@ export interface BuiltEmailEngine {
  */
 export function buildEmailEngine(config: AppConfig, events?: DnsEvents): BuiltEmailEngine {
   const servers = config.DNS_SERVERS.length > 0 ? config.DNS_SERVERS : systemDnsServers();
+  const transport = new UdpDnsTransport(servers, config.DNS_TIMEOUT_MS);
+  const canary = new DnsCanary(transport, config.DNS_CANARY_DOMAINS);
   const dns = new CachingDnsResolver(
-    new UdpDnsTransport(servers, config.DNS_TIMEOUT_MS),
+    canary.querier(transport),
     {
       maxEntries: config.DNS_CACHE_SIZE,
       negativeTtlMs: config.DNS_NEGATIVE_TTL_MS,
@@ -44,5 +49,12 @@ export function buildEmailEngine(config: AppConfig, events?: DnsEvents): BuiltEm
   });
   const engine = createEmailEngine({ mx, lists, ...(smtp ? { smtp } : {}) });
   // Every socket is per query or per probe and closed when it ends: nothing stays open.
-  return { engine, close: () => Promise.resolve(dns.clear()) };
+  return {
+    engine,
+    canary,
+    close: () => {
+      canary.close();
+      return Promise.resolve(dns.clear());
+    },
+  };
 }

@@ -16,5 +16,6 @@ export {
 export { CachingDnsResolver, type DnsCacheOptions, type DnsQuerier } from './caching.dns-resolver';
 export { DnsMxResolver, type HostAddressResolver } from './dns.mx-resolver';
 export { LruTtlCache } from './lru.cache';
+export { DnsCanary, type CanaryOutcome, type CanaryReport, type ResolverState } from './dns.canary';
 export { systemDnsServers } from './system.dns-servers';
 export { buildEmailEngine, type BuiltEmailEngine } from './email-engine.factory';

@@ -172,15 +172,13 @@ export function warnStale(
   const stale = ids('stale');
   const count = missing.length + stale.length;
   if (count === 0 && failed.length === 0) return;
-  const downloads =
-    failed.length === 0
-      ? ''
-      : `${counted(failed.length, 'list download')} failed (previous copies kept); `;
+  const late = count === 0 ? '' : `${counted(count, 'list')} missing or late`;
+  const downloads = failed.length === 0 ? '' : `${counted(failed.length, 'download')} failed`;
   log.warn(
     { missing, stale, ...(failed.length > 0 && { failed }) },
-    `${downloads}${counted(count, 'open-data list')} missing or late (details in /readyz)` +
+    `open-data lists: ${[downloads, late].filter(Boolean).join(', ')}; ` +
       (failed.length > 0
-        ? ''
-        : ': run `node bin/verity.js data update` (in the image: `node dist/apps/verity/src/main.js data update`), or let the service refresh them (DATA_REFRESH_INTERVAL=on)'),
+        ? 'the copies on disk stay in use (/readyz has each list)'
+        : 'run `verity data update` or let the service refresh them (DATA_REFRESH_INTERVAL=on); /readyz has each list'),
   );
 }

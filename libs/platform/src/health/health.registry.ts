@@ -16,6 +16,14 @@ export interface ReportedCheck extends CheckResult {
   timed_out?: true;
 }
 
+/** A check to register; one marked {@link reportedOnly} is shown but never decides readiness. */
+export type ResourceCheck = (() => Promise<CheckResult>) & { reportOnly?: true };
+
+/** `check`, shown in /readyz and the metric but never deciding readiness (a warning, such as the resolvers' canary). */
+export function reportedOnly(check: () => Promise<CheckResult>): ResourceCheck {
+  return Object.assign(check, { reportOnly: true as const });
+}
+
 export interface ReadinessReport {
   status: 'ready' | 'not_ready';
   checks: Record<string, ReportedCheck>;
@@ -57,8 +65,9 @@ export class HealthRegistry {
   private readonly informational = new Set<string>();
   private drainingSince: Date | null = null;
 
-  register(name: string, check: () => Promise<CheckResult>): void {
+  register(name: string, check: ResourceCheck): void {
     this.checks.set(name, check);
+    if (check.reportOnly) this.informational.add(name);
   }
 
   /**

@@ -10,10 +10,21 @@ const NEEDS_METADATA = Symbol.for('pino.metadata');
 const BATCH_BYTES = 16_384;
 
 let shared: pino.DestinationStream | undefined;
+/** Until the process serves, every line is written at once (see {@link batchLogLines}). */
+let batching = false;
 
 /**
- * The process's stdout for JSON lines, shared by every logger of the process. Lines below warn
- * are gathered into ~16 KiB writes (one write(2) per line cost ~10% of a busy API's CPU, and
+ * From now on lines below warn are gathered ({@link stdoutDestination}). Called once a process
+ * serves: while it starts, each step's line shows when it happens, for whoever watches the
+ * start (or acts on it), and the start writes few lines.
+ */
+export function batchLogLines(): void {
+  batching = true;
+}
+
+/**
+ * The process's stdout for JSON lines, shared by every logger of the process. Once it serves,
+ * lines below warn are gathered into ~16 KiB writes (one write(2) per line cost ~10% of a busy API's CPU, and
  * one per 4 KiB still 1.5%); a warn, error or fatal line is written at once, synchronously,
  * together with the lines gathered before it (order is kept). So a process killed with SIGKILL loses at most 16 KiB of info
  * lines and never a warning: the lines an operator needs after a crash. What is gathered is
@@ -46,7 +57,7 @@ export function stdoutDestination(): pino.DestinationStream {
     write(line: string): void {
       pending.push(line);
       size += line.length;
-      if (size >= BATCH_BYTES || stream.lastLevel >= WARN) flush();
+      if (!batching || size >= BATCH_BYTES || stream.lastLevel >= WARN) flush();
     },
   };
   process.on('exit', flush);

@@ -24,6 +24,15 @@ describe('terminal log lines', () => {
     );
   });
 
+  it('a list field shows how many it holds, so the offline list warning stays one line', () => {
+    const failed = Array.from({ length: 8 }, (_, i) => ({
+      source: `list-${i}`,
+      error: 'fetch failed',
+    }));
+    const line = lineOf((l) => l.warn({ missing: ['a', 'b', 'c'], failed }, 'open-data lists'));
+    assert.match(line, /^\d\d:\d\d:\d\d WARN {2}open-data lists {2}missing=3 failed=8\n$/);
+  });
+
   it('an error shows its message; its stack only at debug', () => {
     const error = new Error('connect ECONNREFUSED 127.0.0.1:6379');
     assert.match(

@@ -28,13 +28,23 @@ export function formatLogLine(json: string): string {
   const clock = time.toTimeString().slice(0, 8);
   const fields = Object.entries(line)
     .filter(([key, value]) => !HIDDEN.has(key) && value !== undefined)
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    .map(([key, value]) => `${key}=${fieldText(value)}`);
   const err = line.err as { message?: string; stack?: string } | undefined;
   let text = `${clock} ${(LEVEL_NAMES[level] ?? String(level)).padEnd(5)} ${typeof line.msg === 'string' ? line.msg : ''}`;
   if (err?.message) text += `: ${err.message}`;
   if (fields.length > 0) text += `  ${fields.join(' ')}`;
   if (err?.stack && level <= 20) text += `\n${err.stack}`;
   return text + '\n';
+}
+
+/**
+ * A field as a person reads it on one line: a list shows how many it holds (the JSON log has
+ * every item), anything else its JSON.
+ */
+function fieldText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return String(value.length);
+  return JSON.stringify(value);
 }
 
 /** A pino destination writing {@link formatLogLine}s to stdout (a terminal: writes are synchronous). */

@@ -32,14 +32,18 @@ async function external(url: string, poolSize: number): Promise<DatabaseRuntime>
  * Opens the database named by DATABASE_URL, or else the embedded one under VERITY_HOME:
  * the one a running `verity start` published (unless `joinRunning` is false: `verity start`
  * holds the data directory's lock, so a published URL can only be a dead run's), or a server
- * started here. Migrations run either way.
+ * started here. Migrations run either way. When `signal` aborts meanwhile (a stop during the
+ * start), a server started here is stopped again and the abort reason thrown.
  */
 export async function openDatabaseRuntime(
   config: AppConfig,
   logger: Logger,
-  options: { joinRunning: boolean } = { joinRunning: true },
+  options: { joinRunning: boolean; signal?: AbortSignal } = { joinRunning: true },
 ): Promise<DatabaseRuntime> {
-  if (config.DATABASE_URL) return external(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  if (config.DATABASE_URL) {
+    logger.debug('opening the database and applying migrations');
+    return external(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  }
   const published = options.joinRunning
     ? await readFile(urlFile(config.VERITY_HOME), 'utf8').catch(() => null)
     : null;
@@ -48,8 +52,15 @@ export async function openDatabaseRuntime(
     if (running) return running;
   }
   const pgLog = logger.child({ component: 'embedded-postgres' });
-  const server = await startEmbeddedPostgres(config.VERITY_HOME, (line) => pgLog.debug(line));
+  logger.debug('starting the embedded PostgreSQL');
+  const server = await startEmbeddedPostgres(
+    config.VERITY_HOME,
+    (line) => pgLog.debug(line),
+    options.signal,
+  );
   try {
+    options.signal?.throwIfAborted();
+    logger.debug('opening the database and applying migrations');
     const dataSource = await openDatabase(server.url, config.DATABASE_POOL_SIZE);
     await writeFile(urlFile(config.VERITY_HOME), server.url + '\n', { mode: 0o600 });
     return {

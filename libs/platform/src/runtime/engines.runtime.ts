@@ -7,11 +7,12 @@ import {
   warnStale,
   type DataRefreshLog,
   type HlrCallOutcome,
+  type CanaryReport,
   type IpEngineHandle,
 } from '@verity/integrations';
 import type { HlrOutcome, VerityMetrics } from '@verity/observability';
 import type { Engines } from '../engines.tokens';
-import type { CheckResult } from '../health/health.registry';
+import { reportedOnly, type CheckResult, type ResourceCheck } from '../health/health.registry';
 
 /** The engines of a process, the IP data handle (status, reload) and how to release them. */
 export interface EnginesRuntime {
@@ -19,6 +20,12 @@ export interface EnginesRuntime {
   ipData: IpEngineHandle;
   /** Readiness of the data sets: ready while every required source is loaded; lists each source's age. */
   dataReadiness(): Promise<CheckResult>;
+  /** The resolvers' canary: failing while they deny or drop every canary domain (a warning, not a readiness gate). */
+  resolverReadiness(): Promise<CheckResult>;
+  /** The last canary check, for the start banner. */
+  resolver(): CanaryReport;
+  /** The readiness checks of the engines: `data_sets` (required) and `dns` (reported only). */
+  checks(): Record<string, ResourceCheck>;
   close(): Promise<void>;
 }
 
@@ -67,6 +74,9 @@ export async function buildEngines(
       ? { onHlrCall: (outcome) => metrics.hlrRequests.inc({ outcome: hlrOutcomeLabel(outcome) }) }
       : undefined,
   );
+  // The resolvers are checked before the process serves, so the first answers already know
+  // whether "no such domain" can be believed; a slow check finishes in the background.
+  await email.canary.start(config.DNS_TIMEOUT_MS + 500, config.DNS_CANARY_INTERVAL_MS);
   const ipData = await buildIpEngine(config);
   metrics?.setDataAgeSource(() =>
     ipData
@@ -92,7 +102,7 @@ export async function buildEngines(
   // The first refresh runs in the background: start-up and readiness never wait for it.
   if (refresh === null) warnStale(ipData.dataStatus(), log);
   else refresh.start();
-  return {
+  const runtime: EnginesRuntime = {
     engines: { email: email.engine, phone: phone.engine, ip: ipData.engine },
     ipData,
     dataReadiness() {
@@ -112,10 +122,25 @@ export async function buildEngines(
       }));
       return Promise.resolve({ ok, detail });
     },
+    resolverReadiness() {
+      const report = email.canary.report;
+      return Promise.resolve({
+        ok: report.state !== 'denies_domains' && report.state !== 'unreachable',
+        detail: { ...report, servers: config.DNS_SERVERS.length > 0 ? 'DNS_SERVERS' : 'system' },
+      });
+    },
+    resolver: () => email.canary.report,
+    checks() {
+      return {
+        data_sets: () => runtime.dataReadiness(),
+        dns: reportedOnly(() => runtime.resolverReadiness()),
+      };
+    },
     async close() {
       phone.close();
       await refresh?.close();
       await Promise.all([email.close(), ipData.close()]);
     },
   };
+  return runtime;
 }

@@ -19,13 +19,14 @@ export interface GracefulClose {
  *
  * Listeners other libraries put on these signals are removed: a library's own handler (such
  * as async-exit-hook) could stop a resource or exit while the application is still draining.
- * An embedded PostgreSQL is still asked to stop on 'exit' if the bound is hit.
+ * An embedded PostgreSQL is still asked to stop on 'exit' if the bound is hit. Returns the
+ * handler, for a stop that arrived before it was installed (`StartGuard.handOver`).
  */
 export function exitOnSignal(
   logger: Logger,
   timeoutMs: number,
   close: (() => Promise<void>) | GracefulClose,
-): void {
+): (signal: NodeJS.Signals) => void {
   const run =
     typeof close === 'function' ? close : () => closeGracefully(logger, close.app, close.after);
   let closing = false;
@@ -57,11 +58,14 @@ export function exitOnSignal(
   };
   for (const signal of SIGNALS) {
     const others = process.listeners(signal);
+    // Added before the others go: Node closes a signal's watcher with its last listener, and
+    // a signal already caught but not yet dispatched would be lost with it.
+    process.on(signal, handler);
     for (const listener of others) process.removeListener(signal, listener);
     if (others.length > 0)
       logger.debug({ signal, removed: others.length }, 'replaced other signal listeners');
-    process.on(signal, handler);
   }
+  return handler;
 }
 
 /** A resource a deployable releases after its Nest application, e.g. the engines or the database. */
