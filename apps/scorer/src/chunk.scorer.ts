@@ -4,26 +4,26 @@ import type { Engines } from '@verity/platform';
 import type { ScoredRows } from './chunk-progress.reporter';
 
 /**
- * Maps `items` with at most `limit` calls in flight; results keep the input order. `done.rows`
- * counts the calls that have finished.
+ * An email chunk scored with the SMTP probe, line by line: `retryable[i]` marks a row whose
+ * mail server gave a temporary answer (greylisting, rate limits), which the retry window may
+ * ask again (smtp-retry.window.ts). `lines[i]` is the row's full result line (its line ending
+ * included) either way.
  */
-export async function mapBounded<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-  done: ScoredRows = { rows: 0 },
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-      done.rows++;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+export interface ProbedLines {
+  lines: string[];
+  retryable: boolean[];
+}
+
+/** How a chunk is scored beyond its message. */
+export interface ChunkScoring {
+  /** DNS lookups in flight per email chunk (BATCH_EMAIL_CONCURRENCY). */
+  emailConcurrency: number;
+  /** Rows scored so far, for progress reports. */
+  scored?: ScoredRows;
+  /** Ends the scoring (job ended, process stopping). */
+  signal?: AbortSignal;
+  /** A retry round's lines already settled (null: to score again); absent on a first pass. */
+  held?: readonly (string | null)[];
 }
 
 /**
@@ -31,7 +31,9 @@ export async function mapBounded<T, R>(
  * job's result columns (`fields`), after the row's raw input line for a multi-column job (whose
  * result columns leave out `input`). Email rows run
  * `emailConcurrency` at a time: the DNS resolver caches and coalesces, so a chunk's repeated
- * domains cost one query. Batch phone rows never run HLR. An ip row that is not an address
+ * domains cost one query; a job with `smtp` then asks the mail servers for the whole chunk at
+ * once (one session per host serves many rows) and gets its lines back unjoined, with the rows
+ * a retry round may ask again (ProbedLines). Batch phone rows never run HLR. An ip row that is not an address
  * becomes a `valid=false` row; any other engine error fails the chunk (it is retried).
  * `scored.rows` counts the email and phone rows scored so far, for the chunk's progress reports
  * (an ip chunk is scored without yielding to a timer, so no report could read it).
@@ -39,9 +41,9 @@ export async function mapBounded<T, R>(
 export async function scoreChunk(
   chunk: ChunkMessage,
   engines: Engines,
-  emailConcurrency: number,
-  scored: ScoredRows = { rows: 0 },
-): Promise<Buffer> {
+  scoring: ChunkScoring,
+): Promise<Buffer | ProbedLines> {
+  const scored = scoring.scored ?? { rows: 0 };
   const out = new LineBuffer();
   const fields = chunk.fields ?? 'spec';
   const inputLines = chunk.lines;
@@ -54,14 +56,32 @@ export async function scoreChunk(
   switch (chunk.type) {
     case 'email': {
       const columns = resultColumns('email', fields, withInput);
-      const rows = await mapBounded(
-        chunk.rows,
-        emailConcurrency,
-        (row) => engines.email.validate(row),
-        scored,
+      const { held } = scoring;
+      // A retry round asks again only about the rows not settled yet.
+      const todo = held === undefined ? null : indexesOf(held);
+      if (todo !== null) scored.rows += chunk.rows.length - todo.length;
+      const checks = await engines.email.checkMany(
+        todo === null ? chunk.rows : todo.map((i) => chunk.rows[i]),
+        {
+          smtp: chunk.smtp === true,
+          concurrency: scoring.emailConcurrency,
+          signal: scoring.signal,
+          onRow: () => scored.rows++,
+        },
       );
-      for (let i = 0; i < rows.length; i++) push(i, columns.line(rows[i]));
-      return out.toBuffer();
+      if (chunk.smtp !== true) {
+        for (let i = 0; i < checks.length; i++) push(i, columns.line(checks[i].fields));
+        return out.toBuffer();
+      }
+      const lines = held === undefined ? new Array<string>(chunk.rows.length) : [...held];
+      const retryable = new Array<boolean>(chunk.rows.length).fill(false);
+      for (let k = 0; k < checks.length; k++) {
+        const i = todo === null ? k : todo[k];
+        const cells = columns.line(checks[k].fields);
+        lines[i] = inputLines === undefined ? cells : `${inputLines[i]},${cells}`;
+        retryable[i] = checks[k].smtp?.evidence.retryable === true;
+      }
+      return { lines: lines as string[], retryable };
     }
     case 'phone': {
       const columns = resultColumns('phone', fields, withInput);
@@ -86,4 +106,11 @@ export async function scoreChunk(
       return out.toBuffer();
     }
   }
+}
+
+/** The rows a retry round scores again: those not settled (null). */
+function indexesOf(held: readonly (string | null)[]): number[] {
+  const todo: number[] = [];
+  for (let i = 0; i < held.length; i++) if (held[i] === null) todo.push(i);
+  return todo;
 }

@@ -18,6 +18,7 @@ export class JobEndWatch {
   private ended = false;
   private asking = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly aborted = new AbortController();
 
   constructor(
     private readonly jobId: string,
@@ -29,7 +30,9 @@ export class JobEndWatch {
       this.asking = true;
       running()
         .then((yes) => {
-          if (!yes) this.ended = true;
+          if (yes) return;
+          this.ended = true;
+          this.aborted.abort(new JobEnded(this.jobId));
         })
         .catch(() => undefined)
         .finally(() => (this.asking = false));
@@ -41,9 +44,15 @@ export class JobEndWatch {
     clearInterval(this.timer);
   }
 
+  /** Aborts with JobEnded once the job is seen ended (waits and SMTP probes stop at once). */
+  get signal(): AbortSignal {
+    return this.aborted.signal;
+  }
+
   /**
    * `engines` that refuse to start another email or phone row once the job is seen ended (an
-   * ip chunk is scored without yielding, so no answer could arrive while it runs).
+   * ip chunk is scored without yielding, so no answer could arrive while it runs); an email
+   * chunk's rows stop at the next row, its SMTP probe at once.
    */
   engines(engines: Engines): Engines {
     const go = <T>(next: () => Promise<T>): Promise<T> =>
@@ -52,6 +61,17 @@ export class JobEndWatch {
       email: {
         validate: (input) => go(() => engines.email.validate(input)),
         check: (input) => engines.email.check(input),
+        explain: (input) => engines.email.explain(input),
+        checkMany: (inputs, options) =>
+          go(() =>
+            engines.email.checkMany(inputs, {
+              ...options,
+              signal:
+                options.signal === undefined
+                  ? this.signal
+                  : AbortSignal.any([options.signal, this.signal]),
+            }),
+          ),
         analyzeOffline: (input) => engines.email.analyzeOffline(input),
       },
       phone: { validate: (request) => go(() => engines.phone.validate(request)) },

@@ -12,6 +12,7 @@ import {
   BatchJobRepository,
   decodeChunk,
   encodeMessage,
+  LineBuffer,
   partKey,
   type ChunkMessage,
   BatchOutages,
@@ -29,9 +30,17 @@ import {
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { ENGINES, METRICS, TEST_ENGINES, type Engines } from '@verity/platform';
-import { scoreChunk } from './chunk.scorer';
+import { scoreChunk, type ProbedLines } from './chunk.scorer';
 import { ChunkProgressReporter } from './chunk-progress.reporter';
 import { JobEndWatch, JobEnded } from './job-end.watch';
+import { SmtpRetryWindow } from './smtp-retry.window';
+
+/** The scorer is stopping: an SMTP chunk in flight is left for redelivery, not finished. */
+class ScorerStopping extends Error {
+  constructor() {
+    super('scorer stopping: the chunk is scored again after the restart');
+  }
+}
 
 /** Scored chunks remembered for skipping re-sent copies (a few jobs' worth; then forgotten). */
 const SCORED_MEMORY = 10_000;
@@ -63,6 +72,9 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
    */
   private readonly scored = new Set<string>();
   private readonly outage: OutageWatch;
+  private readonly retryWindow: SmtpRetryWindow;
+  /** Aborted at shutdown: SMTP chunks (which may wait minutes) stop instead of finishing. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly repository: BatchJobRepository,
@@ -81,6 +93,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
       log: this.log,
       metrics,
     });
+    this.retryWindow = new SmtpRetryWindow(config, repository, blobs, bus, names);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -102,6 +115,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
 
   /** Stops fetching, lets in-flight chunks finish and commits them. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping.abort(new ScorerStopping());
     await this.subscription?.stop();
     this.subscription = undefined;
   }
@@ -115,10 +129,11 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     }
     const id = `${msg.topic}/${msg.partition}/${msg.offset}`;
     try {
-      await this.score(chunk);
+      await this.score(chunk, msg.partition);
       this.failures.delete(id);
     } catch (error) {
       if (this.outage.waitsOut(error)) throw error; // redelivered, not counted
+      if (error instanceof ScorerStopping) throw error; // left for redelivery
       const failures = (this.failures.get(id) ?? 0) + 1;
       if (failures < this.config.BATCH_CHUNK_MAX_ATTEMPTS) {
         this.failures.set(id, failures);
@@ -144,40 +159,74 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private async score(chunk: ChunkMessage): Promise<void> {
+  private async score(chunk: ChunkMessage, partition: number): Promise<void> {
     const scoredKey = `${chunk.jobId}/${chunk.chunkNo}`;
     if (this.scored.has(scoredKey)) return;
     const job = await this.repository.findForWorker(chunk.jobId);
     // Ended (or unknown) jobs need no work: a late redelivery must not recreate parts.
     if (!job || job.status !== 'processing') return;
-    const stop = this.metrics?.batchChunkDuration.startTimer({ type: chunk.type });
-    const progress = new ChunkProgressReporter(
-      chunk,
-      (rows) => this.reportProgress(chunk, rows),
-      (error) =>
-        this.log.debug(
-          `progress of chunk ${chunk.chunkNo} of ${chunk.jobId} not sent: ${String(error)}`,
-        ),
-    );
     const watch = new JobEndWatch(chunk.jobId, () => this.repository.isProcessing(chunk.jobId));
-    let part: Buffer;
+    // Only SMTP chunks stop at shutdown: they may wait minutes on mail hosts and retry rounds.
+    const signal =
+      chunk.smtp === true ? AbortSignal.any([watch.signal, this.stopping.signal]) : watch.signal;
+    let scored: Buffer | ProbedLines;
+    let progress: ChunkProgressReporter | undefined;
+    let stop: (() => number) | undefined;
     try {
-      part = await scoreChunk(
+      const held =
+        chunk.retry === undefined ? undefined : await this.retryWindow.resume(chunk, signal);
+      stop = this.metrics?.batchChunkDuration.startTimer({ type: chunk.type });
+      progress = new ChunkProgressReporter(
+        chunk,
+        (rows) => this.reportProgress(chunk, rows),
+        (error) =>
+          this.log.debug(
+            `progress of chunk ${chunk.chunkNo} of ${chunk.jobId} not sent: ${String(error)}`,
+          ),
+      );
+      scored = await scoreChunk(
         chunk,
         watch.engines(chunk.mode === 'test' ? this.testEngines : this.engines),
-        this.config.BATCH_EMAIL_CONCURRENCY,
-        progress.scored,
+        {
+          emailConcurrency: this.config.BATCH_EMAIL_CONCURRENCY,
+          scored: progress.scored,
+          signal,
+          held: held ?? undefined,
+        },
       );
     } catch (error) {
-      if (error instanceof JobEnded) return this.dropped(chunk);
+      if (signal.reason instanceof JobEnded || error instanceof JobEnded) {
+        this.dropped(chunk);
+        return;
+      }
+      if (this.stopping.signal.aborted) throw this.stopping.signal.reason;
       throw error;
     } finally {
-      progress.stop();
+      progress?.stop();
       watch.stop();
     }
-    // A job that ended while its chunk was scored (cancelled, or failed) gets no part and no
-    // completion. Asked before the write and again after it: a job that ends between the two
-    // may have had its parts deleted before this one landed, so this part is deleted here.
+    if (!Buffer.isBuffer(scored)) {
+      const pending = scored.retryable.filter(Boolean).length;
+      const next = pending > 0 ? this.retryWindow.nextRound(chunk) : null;
+      if (next !== null) {
+        await this.retryWindow.hold(chunk, partition, scored, next);
+        this.metrics?.smtpRetries.inc({ cause: 'temporary_failure' }, pending);
+        return;
+      }
+      const part = new LineBuffer();
+      for (const line of scored.lines) part.push(line);
+      scored = part.toBuffer();
+    }
+    if (await this.store(chunk, scored)) stop?.();
+  }
+
+  /**
+   * Stores the chunk's part and reports it. A job that ended while its chunk was scored
+   * (cancelled, or failed) gets no part and no completion. Asked before the write and again
+   * after it: a job that ends between the two may have had its parts deleted before this one
+   * landed, so this part is deleted here.
+   */
+  private async store(chunk: ChunkMessage, part: Buffer): Promise<boolean> {
     if (!(await this.repository.isProcessing(chunk.jobId))) return this.dropped(chunk);
     const key = partKey(chunk.jobId, chunk.chunkNo);
     await this.blobs.put(key, part);
@@ -197,16 +246,18 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
         }),
       },
     ]);
-    stop?.();
+    await this.retryWindow.release(chunk);
     this.metrics?.batchRowsProcessed.inc({ type: chunk.type }, chunk.rows.length);
     if (this.scored.size >= SCORED_MEMORY) this.scored.clear();
-    this.scored.add(scoredKey);
+    this.scored.add(`${chunk.jobId}/${chunk.chunkNo}`);
+    return true;
   }
 
-  private dropped(chunk: ChunkMessage): void {
+  private dropped(chunk: ChunkMessage): false {
     this.log.log(
       `chunk ${chunk.chunkNo} of ${chunk.jobId} dropped: the job ended while it was scored`,
     );
+    return false;
   }
 
   private async reportProgress(chunk: ChunkMessage, rows: number): Promise<void> {

@@ -4,3 +4,4 @@ export * from './dependency-outage';
 export * from './backoff';
 export * from './transaction-conflict';
 export * from './counted';
+export * from './map-bounded';

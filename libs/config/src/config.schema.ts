@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { coreSchema } from './sections/core.config';
 import { emailSchema } from './sections/email.config';
+import { smtpSchema } from './sections/smtp.config';
 import { phoneSchema, refinePhone } from './sections/phone.config';
 import { ipSchema } from './sections/ip.config';
 import { batchSchema, refineBatch } from './sections/batch.config';
@@ -11,6 +12,7 @@ import { historySchema } from './sections/history.config';
 /** Every setting Verity reads, keyed by its environment variable name. */
 export const configSchema = coreSchema
   .extend(emailSchema.shape)
+  .extend(smtpSchema.shape)
   .extend(phoneSchema.shape)
   .extend(ipSchema.shape)
   .extend(batchSchema.shape)

@@ -39,6 +39,7 @@ import {
   valueHistorySchema,
   verifyHistorySchema,
 } from './feedback.schemas';
+import { mailboxEvidenceSchema } from './mailbox.schema';
 
 // The names the OpenAPI document (/v1/openapi.json, components.schemas) gives the wire shapes:
 // the spec's resource names where it has one, so generated clients get types a person would
@@ -60,6 +61,7 @@ export const REQUEST_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
 /** Response bodies and the shapes nested in them, by component name. */
 export const RESPONSE_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   EmailResult: emailResultSchema,
+  MailboxEvidence: mailboxEvidenceSchema,
   PhoneResult: phoneResultSchema,
   HlrResult: hlrResultSchema,
   IpResult: ipResultSchema,

@@ -102,6 +102,12 @@ export const batchCreateForm = z.object({
     .describe(
       'Added in v1: `spec` (default) writes the spec\'s result columns; `all` adds the fields the single-call answers carry (docs/batch.md, "Result columns")',
     ),
+  smtp: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      'Added in v1, email jobs: `true` asks each address\'s mail server whether the mailbox exists (SMTP RCPT, never a message), where the server allows it (400 otherwise). Slower: minutes per mail host with many addresses, plus up to the retry window for greylisting. Same credits (docs/models/email.md, "SMTP probe")',
+    ),
 });
 
 /** The query of GET /v1/batch (a page of the caller's jobs, newest first). */

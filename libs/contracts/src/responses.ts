@@ -16,6 +16,7 @@ import {
   type IssuedApiKey,
   type PingResponse,
 } from './account';
+import { mailboxEvidenceSchema } from './mailbox.schema';
 
 // JSON schemas of the responses, used for the OpenAPI document (each under the name
 // `openapi-components.ts` gives it). The `check`s below make the compiler fail if a schema
@@ -39,6 +40,11 @@ export const emailResultSchema = z.object({
   deliverability: z.enum(DELIVERABILITY),
   score: score('0 to 100 quality score, higher is better'),
   credits_used: int('Always 1'),
+  mailbox: mailboxEvidenceSchema
+    .optional()
+    .describe(
+      'Only with POST /v1/email/validate?explain=true: the SMTP evidence behind deliverability, or why the mailbox was not checked',
+    ),
 });
 
 export const hlrResultSchema = z.object({
@@ -220,7 +226,7 @@ export const accountCreditsSchema = z.object({
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const check = <T extends true>(_: T) => undefined;
-check<Same<z.infer<typeof emailResultSchema>, EmailResult>>(true);
+check<Same<Omit<z.infer<typeof emailResultSchema>, 'mailbox'>, EmailResult>>(true);
 check<Same<z.infer<typeof phoneResultSchema>, PhoneResult>>(true);
 check<Same<Omit<z.infer<typeof ipResultSchema>, 'lists'>, IpResult>>(true);
 check<Same<NonNullable<z.infer<typeof ipResultSchema>['lists']>[number], IpListEvidence>>(true);

@@ -2,6 +2,7 @@
 // scheme. The client SDK (libs/client) compiles against this entry only, so its published
 // package carries a copy of these files and nothing that needs zod or the monorepo.
 export * from './results';
+export * from './mailbox';
 export * from './batch';
 export * from './credits';
 export * from './account';

@@ -8,6 +8,7 @@ import {
   TEST_ENGINES,
   type Engines,
 } from './engines.tokens';
+import { SmtpProbeWiring } from './smtp-probe.wiring';
 
 @Global()
 @Module({})
@@ -21,6 +22,7 @@ export class EnginesModule {
         { provide: IP_ENGINE, useValue: engines.ip },
         { provide: ENGINES, useValue: engines },
         { provide: TEST_ENGINES, useValue: createTestEngines(engines) },
+        SmtpProbeWiring,
       ],
       exports: [EMAIL_ENGINE, PHONE_ENGINE, IP_ENGINE, ENGINES, TEST_ENGINES],
     };

@@ -1,5 +1,11 @@
-import type { EmailFields, ExplainedIpFields, IpFields, PhoneFields } from '@verity/contracts';
-import type { EmailCheck, EmailOfflineSignals } from '@verity/validation';
+import type {
+  EmailFields,
+  ExplainedEmailFields,
+  ExplainedIpFields,
+  IpFields,
+  PhoneFields,
+} from '@verity/contracts';
+import type { EmailBatchOptions, EmailCheck, EmailOfflineSignals } from '@verity/validation';
 
 /** Injection tokens for the validation engines, shared by the API and the scorer. */
 export const EMAIL_ENGINE = Symbol.for('verity.engine.email');
@@ -17,6 +23,10 @@ export interface EmailEnginePort {
   validate(input: string): Promise<EmailFields>;
   /** `validate` plus the DNS outcome behind `mx_found` (the fraud model reads it). */
   check(input: string): Promise<EmailCheck>;
+  /** `validate` plus the mailbox evidence (`?explain=true`). */
+  explain(input: string): Promise<ExplainedEmailFields>;
+  /** A batch chunk's addresses, in order, with the SMTP probe when the job asks for it. */
+  checkMany(inputs: readonly string[], options: EmailBatchOptions): Promise<EmailCheck[]>;
   /** Syntax, lists and typo model only: no DNS (the test engines build on it). */
   analyzeOffline(input: string): EmailOfflineSignals;
 }

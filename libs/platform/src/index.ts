@@ -12,6 +12,7 @@ export {
   type ReportedCheck,
 } from './health/health.registry';
 export { EnginesModule } from './engines.module';
+export { SMTP_OUTBOUND_CHECK, smtpMetricEvents } from './smtp-probe.wiring';
 export { createLogger, loggerOptions, PinoNestLogger, REDACTED_PATHS } from './logging/logger';
 export { buildEngines, type EnginesRuntime } from './runtime/engines.runtime';
 export { openDatabaseRuntime, type DatabaseRuntime } from './runtime/database.runtime';

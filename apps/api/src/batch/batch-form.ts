@@ -11,12 +11,41 @@ export interface FormatFields {
   column?: string;
   header?: string;
   fields?: string;
+  /** The SMTP mailbox probe for this job (docs/models/email.md, "SMTP probe"). */
+  smtp?: string;
 }
 
 /** Reads one of the format fields into `into`; false for a field of another name. */
 export function readFormatField(into: FormatFields, name: string, value: string): boolean {
-  if (name !== 'column' && name !== 'header' && name !== 'fields') return false;
+  if (name !== 'column' && name !== 'header' && name !== 'fields' && name !== 'smtp') return false;
   into[name] = value.trim();
+  return true;
+}
+
+/**
+ * Whether the job asks mail servers (`smtp`): `true` or `false` as sent, else the server's
+ * default (EMAIL_SMTP_PROBE=on). 400 for another value, for `true` on a server where the probe
+ * is off, and for `true` on a phone or ip job.
+ */
+export function checkSmtp(
+  value: string | undefined,
+  type: BatchType | undefined,
+  probe: 'off' | 'on' | 'per_job',
+): boolean {
+  if (value === undefined) return probe === 'on' && (type === undefined || type === 'email');
+  if (value !== 'true' && value !== 'false') {
+    throw new VerityError('validation_error', 'smtp must be true or false');
+  }
+  if (value === 'false') return false;
+  if (type !== undefined && type !== 'email') {
+    throw new VerityError('validation_error', 'smtp=true applies to email jobs only');
+  }
+  if (probe === 'off') {
+    throw new VerityError(
+      'validation_error',
+      'smtp=true is not available: the SMTP probe is off on this server (EMAIL_SMTP_PROBE)',
+    );
+  }
   return true;
 }
 
@@ -49,8 +78,8 @@ export function checkTableFormat(form: FormatFields, final: boolean): TableForma
 
 /**
  * The fingerprint an Idempotency-Key replay must match: type, webhook_url, the file's SHA-256,
- * and the format fields as sent when any is (`fields=spec` is the default, so it counts as
- * absent). A request without them hashes as it always has.
+ * the format fields as sent when any is (`fields=spec` is the default, so it counts as
+ * absent), and `smtp` when sent. A request without them hashes as it always has.
  */
 export function requestHash(
   type: BatchType,
@@ -63,7 +92,9 @@ export function requestHash(
     form.column === undefined && form.header === undefined && fields === undefined
       ? ''
       : `\ncolumn=${form.column ?? ''}\nheader=${form.header ?? ''}\nfields=${fields ?? ''}`;
+  // Added after the others, so a request without `smtp` hashes as it always has.
+  const smtp = form.smtp === undefined ? '' : `\nsmtp=${form.smtp}`;
   return createHash('sha256')
-    .update(`${type}\n${webhookUrl ?? ''}\n${sha256}${format}`)
+    .update(`${type}\n${webhookUrl ?? ''}\n${sha256}${format}${smtp}`)
     .digest('hex');
 }

@@ -21,6 +21,7 @@ import { BATCH_TYPES, type BatchResultFields, type BatchType } from '@verity/con
 import { publicBaseUrl } from '../http/public-url';
 import {
   checkResultFields,
+  checkSmtp,
   checkTableFormat,
   readFormatField,
   requestHash,
@@ -46,6 +47,8 @@ interface ReceivedUpload {
   /** A multi-column file's resolved format; null for the spec's single-column file. */
   input: NewJobInput | null;
   resultFields: BatchResultFields;
+  /** The job asks mail servers about its addresses (`smtp`). */
+  smtpProbe: boolean;
   /** `column` came after the file: the stored file must be read again in this format. */
   reread: TableFormat | null;
 }
@@ -154,6 +157,7 @@ export class BatchUploadService {
         requestHash: hash,
         input: upload.input,
         resultFields: upload.resultFields,
+        smtpProbe: upload.smtpProbe,
       });
       if (!outcome.created) {
         await this.blobs.delete(key);
@@ -265,6 +269,11 @@ export class BatchUploadService {
         if (type !== undefined) checkType(type);
         if (webhook !== undefined) validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE);
         checkResultFields(form.fields);
+        checkSmtp(
+          form.smtp,
+          type === undefined ? undefined : checkType(type),
+          this.config.EMAIL_SMTP_PROBE,
+        );
         const format = checkTableFormat(form, false);
         fileName = uploadFileName(part.fileName);
         file = await storeUpload(this.blobs, this.storage, part.file, key, digest, format);
@@ -286,6 +295,7 @@ export class BatchUploadService {
         ? null
         : validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE).toString();
     const resultFields = checkResultFields(form.fields);
+    const smtpProbe = checkSmtp(form.smtp, checkedType, this.config.EMAIL_SMTP_PROBE);
     const format = checkTableFormat(form, true);
     return {
       type: checkedType,
@@ -296,6 +306,7 @@ export class BatchUploadService {
       form,
       input: file.input,
       resultFields,
+      smtpProbe,
       reread: format !== null && file.input === null ? format : null,
     };
   }

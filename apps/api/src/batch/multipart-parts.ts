@@ -52,13 +52,13 @@ const LIMITS: Record<'partsLimit' | 'filesLimit' | 'fieldsLimit', () => VerityEr
   partsLimit: () =>
     new VerityError(
       'validation_error',
-      'too many parts: send file, type and the optional webhook_url, column, header and fields',
+      'too many parts: send file, type and the optional webhook_url, column, header, fields and smtp',
     ),
   filesLimit: () => new VerityError('validation_error', 'send exactly one file'),
   fieldsLimit: () =>
     new VerityError(
       'validation_error',
-      'too many fields: send type and the optional webhook_url, column, header and fields',
+      'too many fields: send type and the optional webhook_url, column, header, fields and smtp',
     ),
 };
 

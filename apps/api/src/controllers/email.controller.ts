@@ -7,11 +7,12 @@ import {
   emailValidateRequest,
   type EmailResult,
   type EmailValidateRequest,
+  type MailboxEvidence,
 } from '@verity/contracts';
 import { EMAIL_ENGINE, TEST_ENGINES, type EmailEnginePort, type Engines } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
 import { BillingService } from '../billing/billing.service';
-import { ApiDoc } from '../openapi/api-docs.decorators';
+import { ApiDoc, ApiExplain } from '../openapi/api-docs.decorators';
 
 @ApiTags('email')
 @Controller('v1/email')
@@ -30,17 +31,21 @@ export class EmailController {
     summary: 'Validate an email address (1 credit)',
     body: emailValidateRequest,
     ok: emailResultSchema,
-    okDescription: 'The EmailResult',
+    okDescription: 'The EmailResult; with explain=true also `mailbox`',
     errors: [400, 401, 402, 429],
   })
+  @ApiExplain(
+    'true adds `mailbox`: what the SMTP probe asked the mail server and its answer, or why the mailbox was not checked',
+  )
   validate(
     principal: Principal,
     body: EmailValidateRequest,
-    request: FastifyRequest,
-  ): Promise<EmailResult> {
+    request: FastifyRequest<{ Querystring: { explain?: string } }>,
+  ): Promise<EmailResult | (EmailResult & { mailbox: MailboxEvidence })> {
+    const explain = request.query.explain === 'true';
     const engine = principal.mode === 'test' ? this.test.email : this.engine;
     return this.billing.charge(principal, 'email_validate', request.id, () =>
-      engine.validate(body.email),
+      explain ? engine.explain(body.email) : engine.validate(body.email),
     );
   }
 }

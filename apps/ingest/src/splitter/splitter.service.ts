@@ -54,7 +54,14 @@ export const SPLIT_ATTEMPTS = 5;
 /** What the split reads of a job. */
 type SplitJob = Pick<
   BatchJobRecord,
-  'id' | 'type' | 'mode' | 'uploadKey' | 'resultFields' | 'inputColumn' | 'inputHeader'
+  | 'id'
+  | 'type'
+  | 'mode'
+  | 'uploadKey'
+  | 'resultFields'
+  | 'inputColumn'
+  | 'inputHeader'
+  | 'smtpProbe'
 >;
 
 /**
@@ -208,7 +215,11 @@ export class SplitterService implements OnApplicationBootstrap {
     republish: boolean,
   ): Promise<{ chunks: number; rows: number; sent: number } | null> {
     const { id: jobId, type, mode, uploadKey } = job;
-    const layout = { fields: job.resultFields, lines: job.inputColumn !== null };
+    const layout = {
+      fields: job.resultFields,
+      lines: job.inputColumn !== null,
+      smtp: job.smtpProbe,
+    };
     const chunkRows = this.config.BATCH_CHUNK_ROWS;
     const recorded =
       start.chunks > 0 || republish

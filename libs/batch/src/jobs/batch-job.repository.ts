@@ -37,6 +37,8 @@ export interface NewBatchJob {
   input?: NewJobInput | null;
   /** Which result columns the file gets; `spec` when absent. */
   resultFields?: BatchResultFields;
+  /** The job asks mail servers about its addresses; false when absent. */
+  smtpProbe?: boolean;
 }
 
 /** A multi-column upload as resolved by the upload's reader (docs/batch.md, "Multi-column files"). */
@@ -171,6 +173,15 @@ export class BatchJobRepository {
     return this.jobs().existsBy({ id: jobId, status: 'processing' });
   }
 
+  /**
+   * A processing job is waiting on purpose (a chunk held by the SMTP retry window): its
+   * updated_at moves, so the stall sweep (BatchJobHousekeeping.claimStalled) does not take the
+   * wait for a stall. The status is not touched.
+   */
+  async markWaiting(jobId: string): Promise<void> {
+    await this.jobs().update({ id: jobId, status: 'processing' }, { updatedAt: () => 'now()' });
+  }
+
   /** Locks and returns a job (inside a transaction). */
   lockForWorker(jobId: string, db: Db): Promise<BatchJobRecord | null> {
     return this.jobs(db)
@@ -192,7 +203,7 @@ export class BatchJobRepository {
   }
 
   async insert(job: NewBatchJob, db: Db = this.db): Promise<BatchJobRecord> {
-    const { input, resultFields, ...fields } = job;
+    const { input, resultFields, smtpProbe, ...fields } = job;
     const result = await managerOf(db)
       .createQueryBuilder()
       .insert()
@@ -204,6 +215,7 @@ export class BatchJobRepository {
         inputHeader: input?.header ?? null,
         inputWidth: input?.width ?? null,
         resultFields: resultFields ?? 'spec',
+        smtpProbe: smtpProbe ?? false,
       })
       .returning('*')
       .execute();

@@ -18,6 +18,19 @@ const chunkMessage = z.object({
    * (docs/batch.md, "Multi-column files"); absent: one value per row.
    */
   layout: z.literal('lines').optional(),
+  /** The job asked for the SMTP mailbox probe (`smtp=true`, docs/models/email.md). */
+  smtp: z.literal(true).optional(),
+  /**
+   * A copy of the chunk sent back for another round of the SMTP retry window: asked no earlier
+   * than `notBefore`, and its last round no later than `until` (epoch ms).
+   */
+  retry: z
+    .object({
+      round: z.number().int().min(1),
+      notBefore: z.number().int().min(0),
+      until: z.number().int().min(0),
+    })
+    .optional(),
   chunkNo: z.number().int().min(0),
   firstRow: z.number().int().min(0),
   rows: z.array(z.string()),

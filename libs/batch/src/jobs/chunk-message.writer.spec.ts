@@ -77,6 +77,20 @@ describe('encodeChunk', () => {
     assert.equal(decodeChunk(encodeChunk(JOB, 'email', chunk))?.mode, undefined);
   });
 
+  it("marks a chunk of a job that asked for the SMTP probe, and nothing else's", () => {
+    const collector = new JsonRowsCollector();
+    const b = Buffer.from('jane@example.com');
+    collector.add(b, 0, b.length);
+    const chunk = { chunkNo: 2, firstRow: 9, rows: collector.take() };
+    const rows = ['jane@example.com'];
+    const head = { v: 1 as const, jobId: JOB, type: 'email' as const };
+    const probed = encodeChunk(JOB, 'email', chunk, 'live', { smtp: true });
+    assert.deepEqual(probed, encodeMessage({ ...head, smtp: true, chunkNo: 2, firstRow: 9, rows }));
+    assert.equal(decodeChunk(probed)?.smtp, true);
+    const plain = encodeChunk(JOB, 'email', chunk, 'live', { smtp: false });
+    assert.deepEqual(plain, encodeMessage({ ...head, chunkNo: 2, firstRow: 9, rows }));
+  });
+
   it('escapes every control character, quote and backslash as JSON.stringify does', () => {
     const values = Array.from({ length: 0x80 }, (_, b) => `a${String.fromCharCode(b)}z`);
     values.push('"\\\u0000\u001f\u007f\u00e9\u2028\u{1F600}"', '\\', '"', 'plain');

@@ -10,13 +10,15 @@ export interface ChunkLayout {
   fields?: BatchResultFields;
   /** Rows are value, raw line pairs (a JsonPairsCollector's), for a multi-column job. */
   lines?: boolean;
+  /** The job asked for the SMTP mailbox probe. */
+  smtp?: boolean;
 }
 
 /**
  * The chunk message for the row bus, byte for byte what
  * `encodeMessage({ v: 1, jobId, type, chunkNo, firstRow, rows })` writes for the same rows
  * (with `"mode":"test"` after `type` for a test job; a live job's message has no mode; then
- * `"fields":"all"` and `"layout":"lines"` only when the job has them, so the spec's messages
+ * `"fields":"all"`, `"layout":"lines"` and `"smtp":true` only when the job has them, so the spec's messages
  * stay as they were), without building a string per row, and written around the rows where they lie (JsonRows.framed).
  * Rows last and no spaces: the layout `decodeChunk` parses in slices (chunk-message.reader.ts).
  */
@@ -32,6 +34,7 @@ export function encodeChunk(
       (mode === 'test' ? '"mode":"test",' : '') +
       (layout.fields === 'all' ? '"fields":"all",' : '') +
       (layout.lines === true ? '"layout":"lines",' : '') +
+      (layout.smtp === true ? '"smtp":true,' : '') +
       `"chunkNo":${chunk.chunkNo},"firstRow":${chunk.firstRow},"rows":[`,
     'utf8',
   );

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { envBool, envInt, envList } from '../env-types';
+import { envInt, envList } from '../env-types';
 
 /** One DNS server to query: an IP address and a UDP/TCP port. */
 export interface DnsServerAddress {
@@ -24,7 +24,7 @@ function checked(host: string, port: string | undefined): DnsServerAddress | nul
   return Number.isInteger(p) && p >= 1 && p <= 65535 ? { host, port: p } : null;
 }
 
-/** Email engine settings (DNS resolvers, SMTP probe, operator lists). */
+/** Email engine settings (DNS resolvers, operator lists); the SMTP probe's are smtp.config.ts. */
 export const emailSchema = z.object({
   /** Comma list of `ip` or `ip:port`; empty means the system resolvers (/etc/resolv.conf). */
   DNS_SERVERS: envList().transform((entries, ctx) => {
@@ -71,15 +71,4 @@ export const emailSchema = z.object({
   EMAIL_DISPOSABLE_ALLOW: envList(),
   /** Domains (and their subdomains) always reported disposable. */
   EMAIL_DISPOSABLE_DENY: envList(),
-  /** Opt-in SMTP RCPT probe of the domain's mail hosts. */
-  EMAIL_SMTP_PROBE: envBool(false),
-  EMAIL_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
-  /** Wait for each SMTP step (connect, each reply). */
-  EMAIL_SMTP_TIMEOUT_MS: envInt(5_000),
-  /** Name sent in EHLO; should be this host's public FQDN with matching reverse DNS. */
-  EMAIL_SMTP_HELO: z.string().min(1).default('localhost'),
-  /** Reverse-path for MAIL FROM; empty means the null reverse-path "<>". */
-  EMAIL_SMTP_MAIL_FROM: z.string().default(''),
-  /** Allow probing mail hosts on loopback/private addresses (tests only; SSRF guard otherwise). */
-  EMAIL_SMTP_ALLOW_PRIVATE: envBool(false),
 });

@@ -93,6 +93,10 @@ export class BatchJobEntity {
   @Column({ name: 'result_fields', type: 'text', default: 'spec' })
   resultFields!: BatchResultFields;
 
+  /** The job asks mail servers about its addresses (`smtp`; docs/models/email.md). */
+  @Column({ name: 'smtp_probe', type: 'boolean', default: false })
+  smtpProbe!: boolean;
+
   @Column({ name: 'refunded_rows', type: 'integer', default: 0 })
   refundedRows!: number;
 

@@ -11,6 +11,7 @@ import { BatchJobFileName1739500000000 } from './1739500000000-batch-job-file-na
 import { TestMode1740000000000 } from './1740000000000-test-mode';
 import { TestUsage1740100000000 } from './1740100000000-test-usage';
 import { BatchInputFormat1740200000000 } from './1740200000000-batch-input-format';
+import { BatchSmtpProbe1740350000000 } from './1740350000000-batch-smtp-probe';
 import { VerifyHistory1741000000000 } from './1741000000000-verify-history';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   TestMode1740000000000,
   TestUsage1740100000000,
   BatchInputFormat1740200000000,
+  BatchSmtpProbe1740350000000,
   VerifyHistory1741000000000,
 ];

@@ -1,6 +1,6 @@
 import type { AppConfig } from '@verity/config';
 import { createEmailEngine, loadBundledEmailLists, type EmailEngine } from '@verity/validation';
-import { SmtpMailboxProbe } from '../smtp/smtp.probe';
+import { attachSmtpProbe, buildSmtpProbe } from '../smtp/smtp.factory';
 import { CachingDnsResolver } from './caching.dns-resolver';
 import { DnsCanary } from './dns.canary';
 import { DnsMxResolver } from './dns.mx-resolver';
@@ -18,7 +18,7 @@ export interface BuiltEmailEngine {
 
 /**
  * Builds the email engine from configuration: DNS over DNS_SERVERS (or the system resolvers),
- * bundled lists plus operator overrides, and the SMTP probe when EMAIL_SMTP_PROBE=true.
+ * bundled lists plus operator overrides, and the SMTP probe unless EMAIL_SMTP_PROBE=off.
  */
 export function buildEmailEngine(config: AppConfig, events?: DnsEvents): BuiltEmailEngine {
   const servers = config.DNS_SERVERS.length > 0 ? config.DNS_SERVERS : systemDnsServers();
@@ -34,27 +34,26 @@ export function buildEmailEngine(config: AppConfig, events?: DnsEvents): BuiltEm
     events,
   );
   const mx = new DnsMxResolver(dns);
-  const smtp = config.EMAIL_SMTP_PROBE
-    ? new SmtpMailboxProbe(mx, {
-        port: config.EMAIL_SMTP_PORT,
-        timeoutMs: config.EMAIL_SMTP_TIMEOUT_MS,
-        helo: config.EMAIL_SMTP_HELO,
-        mailFrom: config.EMAIL_SMTP_MAIL_FROM,
-        allowPrivate: config.EMAIL_SMTP_ALLOW_PRIVATE,
-      })
-    : undefined;
+  const smtp = buildSmtpProbe(config, mx);
   const lists = loadBundledEmailLists({
     disposableAllow: config.EMAIL_DISPOSABLE_ALLOW,
     disposableDeny: config.EMAIL_DISPOSABLE_DENY,
   });
-  const engine = createEmailEngine({ mx, lists, ...(smtp ? { smtp } : {}) });
-  // Every socket is per query or per probe and closed when it ends: nothing stays open.
+  const engine = createEmailEngine({
+    mx,
+    lists,
+    ...(smtp && { smtp: smtp.verifier, smtpState: config.EMAIL_SMTP_PROBE }),
+  });
+  if (smtp) attachSmtpProbe(engine, smtp);
+  // Every socket is per query or per probe and closed when it ends; the canary's timer and the
+  // limiter's Redis connection (REDIS_URL) are closed here.
   return {
     engine,
     canary,
-    close: () => {
+    close: async () => {
       canary.close();
-      return Promise.resolve(dns.clear());
+      dns.clear();
+      await smtp?.verifier.close();
     },
   };
 }

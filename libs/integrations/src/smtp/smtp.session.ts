@@ -1,17 +1,14 @@
-import { connect, type Socket } from 'node:net';
-
-/** One SMTP reply (RFC 5321 §4.2): the code and the text of all its lines. */
-export interface SmtpReply {
-  code: number;
-  text: string;
-}
+import type { Socket } from 'node:net';
+import type { SmtpDialer } from './smtp.dialer';
+import type { SmtpReply } from './smtp.reply';
 
 /** The server did not answer in time, or the connection broke. */
 export class SmtpSessionError extends Error {
   override readonly name = 'SmtpSessionError';
   constructor(
     message: string,
-    readonly phase: 'connect' | 'conversation',
+    /** `timeout`: no reply within the step's wait; `broken`: closed, reset or garbled. */
+    readonly kind: 'timeout' | 'broken',
   ) {
     super(message);
   }
@@ -36,7 +33,7 @@ export class SmtpSession {
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       this.buffer += chunk;
-      if (this.buffer.length > MAX_REPLY_BYTES) this.fail('reply too long');
+      if (this.buffer.length > MAX_REPLY_BYTES) this.fail('reply too long', 'broken');
       let eol: number;
       while ((eol = this.buffer.indexOf('\n')) >= 0) {
         this.lines.push(this.buffer.slice(0, eol).replace(/\r$/, ''));
@@ -44,29 +41,18 @@ export class SmtpSession {
       }
       this.wake();
     });
-    socket.on('error', (err) => this.fail(err.message));
-    socket.on('close', () => this.fail('connection closed'));
+    socket.on('error', (err) => this.fail(err.message, 'broken'));
+    socket.on('close', () => this.fail('connection closed', 'broken'));
   }
 
-  /** Connects to ip:port, failing after `timeoutMs`. */
-  static open(host: string, port: number, timeoutMs: number): Promise<SmtpSession> {
-    return new Promise((resolve, reject) => {
-      const socket = connect({ host, port });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new SmtpSessionError(`connect to ${host}:${port} timed out`, 'connect'));
-      }, timeoutMs);
-      socket.once('error', (err) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(new SmtpSessionError(err.message, 'connect'));
-      });
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        socket.removeAllListeners('error');
-        resolve(new SmtpSession(socket, timeoutMs));
-      });
-    });
+  /** Connects to ip:port with `dial`; rejects with an SmtpConnectError. */
+  static async open(
+    dial: SmtpDialer,
+    ip: string,
+    port: number,
+    timeoutMs: number,
+  ): Promise<SmtpSession> {
+    return new SmtpSession(await dial(ip, port, timeoutMs), timeoutMs);
   }
 
   /** Reads one (possibly multi-line) reply. */
@@ -75,7 +61,7 @@ export class SmtpSession {
     for (;;) {
       const line = await this.nextLine();
       const code = Number(line.slice(0, 3));
-      if (!/^\d{3}$/.test(line.slice(0, 3))) throw this.fail(`malformed reply "${line}"`);
+      if (!/^\d{3}$/.test(line.slice(0, 3))) throw this.fail('malformed reply', 'broken');
       text.push(line.slice(4));
       // "250-..." continues, "250 ..." (or a bare "250") ends the reply.
       if (line.charAt(3) !== '-') return { code, text: text.join('\n') };
@@ -84,8 +70,7 @@ export class SmtpSession {
 
   /** Sends one command line and reads its reply. */
   async command(line: string): Promise<SmtpReply> {
-    if (/[\r\n]/.test(line))
-      throw new SmtpSessionError('command contains a line break', 'conversation');
+    if (/[\r\n]/.test(line)) throw new SmtpSessionError('command contains a line break', 'broken');
     this.socket.write(`${line}\r\n`);
     return this.read();
   }
@@ -108,7 +93,7 @@ export class SmtpSession {
       if (this.failure !== null) throw this.failure;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
-          this.fail('reply timed out');
+          this.fail('reply timed out', 'timeout');
           resolve();
         }, this.timeoutMs);
         this.waiter = () => {
@@ -126,8 +111,8 @@ export class SmtpSession {
     w?.();
   }
 
-  private fail(message: string): SmtpSessionError {
-    this.failure ??= new SmtpSessionError(message, 'conversation');
+  private fail(message: string, kind: SmtpSessionError['kind']): SmtpSessionError {
+    this.failure ??= new SmtpSessionError(message, kind);
     this.socket.destroy();
     this.wake();
     return this.failure;

@@ -14,6 +14,12 @@ import {
   OUTAGE_DEPENDENCIES,
   RECOVERY_OUTCOMES,
   REJECTION_REASONS,
+  SMTP_RCPT_KINDS,
+  SMTP_REASONS,
+  SMTP_REFUSAL_STAGES,
+  SMTP_RETRY_CAUSES,
+  SMTP_SESSION_OUTCOMES,
+  SMTP_SOURCES,
   UNAVAILABLE_DEPENDENCIES,
   WEBHOOK_OUTCOMES,
   type BatchJobStatus,
@@ -29,6 +35,13 @@ import {
   type OutageDependency,
   type RecoveryOutcome,
   type RejectionReason,
+  type SmtpRcptKind,
+  type SmtpReasonLabel,
+  type SmtpRefusalStage,
+  type SmtpRetryCause,
+  type SmtpSessionOutcomeLabel,
+  type SmtpSource,
+  type SmtpVerdictLabel,
   type UnavailableDependency,
   type WebhookOutcome,
 } from './metric-labels';
@@ -36,6 +49,7 @@ import {
   CHUNK_DURATION_BUCKETS,
   HTTP_DURATION_BUCKETS,
   METRIC_PREFIX,
+  SMTP_WAIT_BUCKETS,
   metricDefinition,
   type MetricName,
 } from './metric-catalogue';
@@ -115,6 +129,17 @@ export interface VerityMetrics {
   }>;
   readonly webhookDeliveries: LabelledCounter<{ outcome: WebhookOutcome }>;
   readonly creditLedgerErrors: LabelledCounter<{ movement: CreditLedgerMovement }>;
+  readonly smtpSessions: LabelledCounter<{ outcome: SmtpSessionOutcomeLabel }>;
+  readonly smtpRcpts: LabelledCounter<{ kind: SmtpRcptKind }>;
+  readonly smtpAnswers: LabelledCounter<{
+    verdict: SmtpVerdictLabel;
+    reason: SmtpReasonLabel;
+    source: SmtpSource;
+  }>;
+  readonly smtpRefusals: LabelledCounter<{ stage: SmtpRefusalStage }>;
+  readonly smtpRetries: LabelledCounter<{ cause: SmtpRetryCause }>;
+  /** Seconds a session waited for its mail host's slot. */
+  readonly smtpHostWait: { observe(seconds: number): void };
   /** Counts one answered HTTP request (route template, never the URL) and its latency in seconds. */
   recordHttpRequest(method: string, route: string, status: number, seconds: number): void;
   /** Sets (or clears) the scrape-time reader of `verity_kafka_consumer_lag`. */
@@ -259,6 +284,28 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
   const creditLedgerErrors = counter<'movement'>(registry, 'verity_credit_ledger_errors_total');
   zero(creditLedgerErrors, 'movement', CREDIT_LEDGER_MOVEMENTS);
 
+  const smtpSessions = counter<'outcome'>(registry, 'verity_smtp_sessions_total');
+  zero(smtpSessions, 'outcome', SMTP_SESSION_OUTCOMES);
+  const smtpRcpts = counter<'kind'>(registry, 'verity_smtp_rcpts_total');
+  zero(smtpRcpts, 'kind', SMTP_RCPT_KINDS);
+  const smtpAnswers = counter<'verdict' | 'reason' | 'source'>(
+    registry,
+    'verity_smtp_answers_total',
+  );
+  // Only the unknown series start at zero: the collapse alert reads their rate.
+  for (const reason of SMTP_REASONS) {
+    for (const source of SMTP_SOURCES) smtpAnswers.inc({ verdict: 'unknown', reason, source }, 0);
+  }
+  const smtpRefusals = counter<'stage'>(registry, 'verity_smtp_refusals_total');
+  zero(smtpRefusals, 'stage', SMTP_REFUSAL_STAGES);
+  const smtpRetries = counter<'cause'>(registry, 'verity_smtp_retries_total');
+  zero(smtpRetries, 'cause', SMTP_RETRY_CAUSES);
+  const smtpHostWait = histogram<never>(
+    registry,
+    'verity_smtp_host_wait_seconds',
+    SMTP_WAIT_BUCKETS,
+  );
+
   const deadline = <R>(source: () => Promise<readonly R[]> | readonly R[]) =>
     readSource(source, timeoutMs);
   const lag = sourcedGauge<'group' | 'topic', ConsumerLag>(
@@ -322,6 +369,12 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     batchDependencyOutages,
     webhookDeliveries,
     creditLedgerErrors,
+    smtpSessions,
+    smtpRcpts,
+    smtpAnswers,
+    smtpRefusals,
+    smtpRetries,
+    smtpHostWait: { observe: (seconds) => smtpHostWait.observe(seconds) },
     recordHttpRequest: (method, route, status, seconds) =>
       http.record(method, route, status, seconds),
     setLagSource: (source) => lag.set(source),

@@ -26,6 +26,49 @@ export const CHUNK_DURATION_BUCKETS: readonly number[] = [
   0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300,
 ];
 
+/** SMTP host-wait buckets in seconds: none, a slot freed within a session, a rate window, a backoff. */
+export const SMTP_WAIT_BUCKETS: readonly number[] = [0.01, 0.1, 0.5, 1, 5, 15, 30, 60, 120, 300];
+
+/** The SMTP mailbox probe's metrics (docs/operations.md, "Metrics"). */
+const SMTP_METRICS = [
+  {
+    name: 'verity_smtp_sessions_total',
+    type: 'counter',
+    help: 'SMTP sessions to mail hosts, by how they ended: served (reached RCPT), refused (421/4xx/5xx before RCPT), unreachable (no connection), failed (broke off).',
+    labels: ['outcome'],
+  },
+  {
+    name: 'verity_smtp_rcpts_total',
+    type: 'counter',
+    help: 'RCPT TO commands sent, by kind: an address, or the random recipient of a catch-all check (recipients per session = this over served sessions).',
+    labels: ['kind'],
+  },
+  {
+    name: 'verity_smtp_answers_total',
+    type: 'counter',
+    help: 'Addresses answered by the SMTP probe, by verdict, reason and source (live or cached).',
+    labels: ['verdict', 'reason', 'source'],
+  },
+  {
+    name: 'verity_smtp_refusals_total',
+    type: 'counter',
+    help: 'Sessions a mail host refused for now, by stage: session (421 or 4xx at greeting, EHLO or MAIL) or rcpt (421 after RCPT began); the host is backed off.',
+    labels: ['stage'],
+  },
+  {
+    name: 'verity_smtp_retries_total',
+    type: 'counter',
+    help: 'Addresses sent to another round of the batch retry window, by cause (temporary_failure: greylisting, rate limits).',
+    labels: ['cause'],
+  },
+  {
+    name: 'verity_smtp_host_wait_seconds',
+    type: 'histogram',
+    help: "Time a session waited for its mail host's slot (session cap, per-minute cap, refusal backoff), in seconds.",
+    labels: [],
+  },
+] as const satisfies readonly MetricDefinition[];
+
 /** Every application metric Verity exports (default process metrics come on top). */
 export const METRIC_CATALOGUE = [
   {
@@ -172,6 +215,7 @@ export const METRIC_CATALOGUE = [
     help: 'Credit ledger transactions that failed (not refusals for lack of credits), by movement.',
     labels: ['movement'],
   },
+  ...SMTP_METRICS,
 ] as const satisfies readonly MetricDefinition[];
 
 /** A Verity application metric name. */

@@ -8,6 +8,8 @@ import {
   CREDIT_OPERATIONS,
   HLR_STATUSES,
   IP_LIST_KINDS,
+  MAILBOX_CHECKED_REASONS,
+  type MailboxVerdict,
   type BatchStatus,
   type BatchType,
   type CreditOperation,
@@ -115,3 +117,38 @@ export type BatchWorker = (typeof BATCH_WORKERS)[number];
 export const OUTAGE_DEPENDENCIES = ['postgres', 's3', 'redis', 'kafka', 'network'] as const;
 /** A dependency whose outage a batch worker waits out. */
 export type OutageDependency = (typeof OUTAGE_DEPENDENCIES)[number];
+
+/** How an SMTP session ended (`verity_smtp_sessions_total`). */
+export const SMTP_SESSION_OUTCOMES = ['served', 'refused', 'unreachable', 'failed'] as const;
+/** An SMTP session outcome. */
+export type SmtpSessionOutcomeLabel = (typeof SMTP_SESSION_OUTCOMES)[number];
+
+/** What a RCPT TO asked about (`verity_smtp_rcpts_total`). */
+export const SMTP_RCPT_KINDS = ['address', 'catch_all'] as const;
+/** A RCPT kind. */
+export type SmtpRcptKind = (typeof SMTP_RCPT_KINDS)[number];
+
+/** A probe verdict (the contract's mailbox verdicts). */
+export type SmtpVerdictLabel = MailboxVerdict;
+/** Every reason the probe answers with (a server's answer, or a list or catch-all cache). */
+export const SMTP_REASONS = [
+  ...MAILBOX_CHECKED_REASONS,
+  'accept_all_provider',
+  'catch_all_domain',
+] as const;
+/** A probe reason. */
+export type SmtpReasonLabel = (typeof SMTP_REASONS)[number];
+/** Whether an answer was asked for now or reused. */
+export const SMTP_SOURCES = ['live', 'cached'] as const;
+/** An answer's source. */
+export type SmtpSource = (typeof SMTP_SOURCES)[number];
+
+/** Where a mail host refused a session (`verity_smtp_refusals_total`). */
+export const SMTP_REFUSAL_STAGES = ['session', 'rcpt'] as const;
+/** A refusal stage. */
+export type SmtpRefusalStage = (typeof SMTP_REFUSAL_STAGES)[number];
+
+/** Why addresses go to another retry round (`verity_smtp_retries_total`). */
+export const SMTP_RETRY_CAUSES = ['temporary_failure'] as const;
+/** A retry cause. */
+export type SmtpRetryCause = (typeof SMTP_RETRY_CAUSES)[number];

@@ -43,6 +43,7 @@ describe('metrics catalogue', () => {
     assert.deepEqual(HISTOGRAM_METRIC_NAMES, [
       'verity_http_request_duration_seconds',
       'verity_batch_chunk_duration_seconds',
+      'verity_smtp_host_wait_seconds',
     ]);
   });
 

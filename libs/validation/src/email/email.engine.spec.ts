@@ -131,20 +131,111 @@ describe('createEmailEngine', () => {
     assert.notEqual(r.deliverability, 'undeliverable');
   });
 
-  it('probes SMTP only when a mail host exists, with the ASCII address', async () => {
-    const probed: string[] = [];
+  /** A probe that answers every address "no such mailbox" and records what it was asked. */
+  function recordingProbe(): { smtp: SmtpProbe; asked: string[][]; modes: string[] } {
+    const asked: string[][] = [];
+    const modes: string[] = [];
     const smtp: SmtpProbe = {
-      probe: (address): Promise<SmtpProbeResult> => {
-        probed.push(address);
-        return Promise.resolve({ verdict: 'undeliverable', catchAll: false });
+      probeMany: (targets, options): Promise<SmtpProbeResult[]> => {
+        asked.push(targets.map((t) => t.address));
+        modes.push(options.mode);
+        for (const _ of targets) options.onAnswer?.();
+        return Promise.resolve(
+          targets.map(() => ({
+            verdict: 'undeliverable',
+            catchAll: false,
+            evidence: {
+              reason: 'mailbox_missing',
+              host: 'mx.test',
+              code: 550,
+              enhanced: '5.1.1',
+              source: 'live',
+              durationMs: 3,
+              retryable: false,
+            },
+          })),
+        );
       },
     };
+    return { smtp, asked, modes };
+  }
+
+  it('probes SMTP only when a mail host exists, with the ASCII address', async () => {
+    const { smtp, asked, modes } = recordingProbe();
     const mx = tableResolver({ 'bücher.de': MX, 'xn--bcher-kva.de': MX });
     const engine = createEmailEngine({ mx, lists, smtp });
     const r = await engine.validate('nobody@bücher.de');
     assert.equal(r.deliverability, 'undeliverable');
     await engine.validate('x@nomail.test');
-    assert.deepEqual(probed, ['nobody@xn--bcher-kva.de']);
+    assert.deepEqual(asked, [['nobody@xn--bcher-kva.de']]);
+    assert.deepEqual(modes, ['call']);
+  });
+
+  it('asks the probe once for a whole batch, in row order, only for rows with mail hosts', async () => {
+    const { smtp, asked, modes } = recordingProbe();
+    const mx = tableResolver({ 'a.test': MX, 'b.test': MX });
+    const engine = createEmailEngine({ mx, lists, smtp, smtpState: 'per_job' });
+    const rows = ['x@a.test', 'not an address', 'y@nomail.test', 'z@b.test'];
+    let answered = 0;
+    const checks = await engine.checkMany(rows, {
+      smtp: true,
+      concurrency: 2,
+      onRow: () => answered++,
+    });
+    assert.deepEqual(asked, [['x@a.test', 'z@b.test']]);
+    assert.deepEqual(modes, ['batch']);
+    assert.equal(answered, rows.length);
+    assert.deepEqual(
+      checks.map((c) => c.fields.deliverability),
+      ['undeliverable', 'undeliverable', 'undeliverable', 'undeliverable'],
+    );
+    assert.deepEqual(
+      checks.map((c) => c.smtp?.evidence.reason ?? null),
+      ['mailbox_missing', null, null, 'mailbox_missing'],
+    );
+    // A job without smtp, and single calls under per_job, ask nothing.
+    await engine.checkMany(rows, { smtp: false, concurrency: 2 });
+    await engine.validate('x@a.test');
+    assert.equal(asked.length, 1);
+  });
+
+  it('says in explain why the mailbox was not checked, or what the server said', async () => {
+    const mx = tableResolver({ 'a.test': MX });
+    const off = await createEmailEngine({ mx, lists }).explain('x@a.test');
+    assert.equal(off.mailbox.checked, false);
+    assert.equal(off.mailbox.reason, 'probe_off');
+    const { smtp } = recordingProbe();
+    const perJob = await createEmailEngine({ mx, lists, smtp, smtpState: 'per_job' }).explain(
+      'x@a.test',
+    );
+    assert.equal(perJob.mailbox.reason, 'not_requested');
+    const on = createEmailEngine({ mx, lists, smtp });
+    const asked = await on.explain('x@a.test');
+    assert.deepEqual(
+      {
+        checked: asked.mailbox.checked,
+        verdict: asked.mailbox.verdict,
+        reason: asked.mailbox.reason,
+        host: asked.mailbox.host,
+        reply_code: asked.mailbox.reply_code,
+        enhanced_status: asked.mailbox.enhanced_status,
+        source: asked.mailbox.source,
+        duration_ms: asked.mailbox.duration_ms,
+      },
+      {
+        checked: true,
+        verdict: 'undeliverable',
+        reason: 'mailbox_missing',
+        host: 'mx.test',
+        reply_code: 550,
+        enhanced_status: '5.1.1',
+        source: 'live',
+        duration_ms: 3,
+      },
+    );
+    assert.equal(asked.deliverability, 'undeliverable');
+    assert.equal((await on.explain('x@nomail.test')).mailbox.reason, 'no_mail_host');
+    assert.equal((await on.explain('nope')).mailbox.reason, 'invalid_syntax');
   });
 
   it('analyzes offline without touching DNS', () => {

@@ -1,4 +1,5 @@
 // Ports of the email engine: the engine does no I/O, adapters live in @verity/integrations.
+import type { MailboxCheckedReason, MailboxVerdict } from '@verity/contracts';
 
 /** One mail exchanger of a domain, lower case, no trailing dot. */
 export interface MxHost {
@@ -35,17 +36,59 @@ export interface MxResolver {
 }
 
 /** Verdict of an SMTP RCPT probe. */
-export type SmtpVerdict = 'deliverable' | 'undeliverable' | 'unknown';
+export type SmtpVerdict = MailboxVerdict;
+
+/**
+ * Why the probe answered as it did: a mail server's answer, or one of the two reasons no server
+ * needs asking (a provider that accepts every recipient, a domain found to be catch-all).
+ */
+export type SmtpReason = MailboxCheckedReason | 'accept_all_provider' | 'catch_all_domain';
+
+/** What the mail server said about one address (docs/models/email.md, "SMTP probe"). */
+export interface SmtpEvidence {
+  reason: SmtpReason;
+  /** The mail host asked (its MX name). */
+  host: string | null;
+  /** Reply code and enhanced status of the deciding answer; null when none came. */
+  code: number | null;
+  enhanced: string | null;
+  source: 'live' | 'cached';
+  durationMs: number;
+  /** A temporary answer: asking again later may settle it (the batch retry window does). */
+  retryable: boolean;
+}
 
 /** What an SMTP probe learned; `catchAll` is null when it could not tell. */
 export interface SmtpProbeResult {
   verdict: SmtpVerdict;
   catchAll: boolean | null;
+  evidence: SmtpEvidence;
 }
 
-/** Asks the domain's mail hosts whether they accept a recipient (never sends DATA). */
+/** One address to ask about, with its domain's mail hosts (by preference). */
+export interface SmtpTarget {
+  address: string;
+  domain: string;
+  hosts: readonly MxHost[];
+}
+
+/** How a probe of many addresses may spend time. */
+export interface SmtpProbeOptions {
+  /**
+   * `call`: a single API call, which never waits for a mail host's session cap beyond one
+   * SMTP timeout; `batch`: a batch chunk, which waits its turn at every host's cap.
+   */
+  mode: 'call' | 'batch';
+  /** Abandons the probe (the job ended, the process stops): it rejects with the reason. */
+  signal?: AbortSignal;
+  /** Told once per target answered (progress). */
+  onAnswer?: () => void;
+}
+
+/** Asks the domains' mail hosts whether they accept recipients (never sends DATA). */
 export interface SmtpProbe {
-  probe(address: string, domain: string, hosts: readonly MxHost[]): Promise<SmtpProbeResult>;
+  /** One result per target, in the targets' order. */
+  probeMany(targets: readonly SmtpTarget[], options: SmtpProbeOptions): Promise<SmtpProbeResult[]>;
 }
 
 /** Domain and local-part lists the engine consults; build them with `createEmailLists`. */

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreEmail, type EmailSignals } from './email.scorer';
+import type { SmtpProbeResult, SmtpVerdict } from './email.ports';
 
 const base: EmailSignals = {
   validSyntax: true,
@@ -11,6 +12,29 @@ const base: EmailSignals = {
   freeProvider: false,
   typoSuggested: false,
 };
+
+/** A probe's result as the SMTP adapter gives it, evidence included. */
+function probed(verdict: SmtpVerdict, catchAll: boolean): SmtpProbeResult {
+  const reason =
+    verdict === 'deliverable'
+      ? 'accepted'
+      : verdict === 'undeliverable'
+        ? 'mailbox_missing'
+        : 'timeout';
+  return {
+    verdict,
+    catchAll,
+    evidence: {
+      reason,
+      host: 'mx.test',
+      code: null,
+      enhanced: null,
+      source: 'live',
+      durationMs: 1,
+      retryable: false,
+    },
+  };
+}
 
 describe('scoreEmail', () => {
   it('scores a clean address with MX as deliverable 100', () => {
@@ -43,7 +67,7 @@ describe('scoreEmail', () => {
       { roleBased: true },
       { typoSuggested: true },
       { mx: { kind: 'implicit', hosts: [{ exchange: 'example.com', preference: 0 }] } },
-      { smtp: { verdict: 'deliverable', catchAll: true } },
+      { smtp: probed('deliverable', true) },
     ];
     for (const c of cases) {
       const r = scoreEmail({ ...base, ...c });
@@ -54,7 +78,7 @@ describe('scoreEmail', () => {
 
   it('follows the SMTP verdict', () => {
     const smtp = (verdict: 'deliverable' | 'undeliverable' | 'unknown') =>
-      scoreEmail({ ...base, smtp: { verdict, catchAll: false } }).deliverability;
+      scoreEmail({ ...base, smtp: probed(verdict, false) }).deliverability;
     assert.equal(smtp('deliverable'), 'deliverable');
     assert.equal(smtp('undeliverable'), 'undeliverable');
     assert.equal(smtp('unknown'), 'unknown');

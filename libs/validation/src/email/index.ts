@@ -5,10 +5,15 @@ export type {
   MxHost,
   MxLookup,
   MxResolver,
+  SmtpEvidence,
   SmtpProbe,
+  SmtpProbeOptions,
   SmtpProbeResult,
+  SmtpReason,
+  SmtpTarget,
   SmtpVerdict,
 } from './email.ports';
+export { mailboxDetail, mailboxEvidence, type SmtpProbeState } from './email.mailbox';
 export { parseEmail, type ParsedEmail } from './email.syntax';
 export { createEmailLists, loadBundledEmailLists, type EmailListSources } from './email.lists';
 export {
@@ -21,6 +26,7 @@ export { scoreEmail, SCORE_WEIGHTS, SCORE_BANDS, type EmailSignals } from './ema
 export {
   createEmailEngine,
   type EmailEngine,
+  type EmailBatchOptions,
   type EmailCheck,
   type EmailDnsOutcome,
   type EmailEngineDeps,

@@ -1,7 +1,8 @@
 // The engines of test keys (docs/test-mode.md): the live engines' offline parts plus the magic
 // table, and nothing that leaves the process (no DNS, SMTP or HLR).
-import type { HlrResult, IpFields, PhoneFields } from '@verity/contracts';
+import type { HlrResult, IpFields, MailboxEvidence, PhoneFields } from '@verity/contracts';
 import { emailFields, type EmailCheck, type EmailEngine } from '../email/email.engine';
+import { mailboxDetail } from '../email/email.mailbox';
 import type { MxLookup } from '../email/email.ports';
 import { specialUseTld } from '../email/email.special-use';
 import type { IpEngine } from '../ip/ip.engine';
@@ -31,6 +32,19 @@ export interface TestEngines {
 const NOT_ASKED: MxLookup = { kind: 'unknown', reason: 'error' };
 /** A special-use name takes no Internet mail, as the live engine answers without DNS. */
 const NO_MAIL: MxLookup = { kind: 'no_mail' };
+/** A test key never asks a mail server (docs/test-mode.md). */
+const TEST_KEY_MAILBOX: MailboxEvidence = {
+  checked: false,
+  verdict: null,
+  reason: 'test_key',
+  detail: mailboxDetail('test_key'),
+  host: null,
+  reply_code: null,
+  enhanced_status: null,
+  catch_all: null,
+  source: null,
+  duration_ms: null,
+};
 /** `hlr: true` for a number that is not magic: no provider is asked, so nothing is known. */
 const NO_HLR_EVIDENCE: HlrResult = { status: 'unavailable', ported: null, roaming: null };
 
@@ -38,11 +52,12 @@ function testEmailCheck(live: TestEngineSources['email'], input: string): EmailC
   const offline = live.analyzeOffline(input);
   const { parsed } = offline;
   const magic = parsed === null ? undefined : magicEmail(parsed.local, parsed.domain);
-  if (magic !== undefined) return { fields: { input, ...magic }, dns: 'answered' };
+  if (magic !== undefined) return { fields: { input, ...magic }, dns: 'answered', smtp: null };
   const specialUse = parsed !== null && specialUseTld(parsed.domain) !== null;
   const mx = parsed === null ? null : specialUse ? NO_MAIL : NOT_ASKED;
   const fields = emailFields(offline, mx, null);
-  return { fields, dns: parsed === null ? 'not_asked' : specialUse ? 'special_use' : 'test_key' };
+  const dns = parsed === null ? 'not_asked' : specialUse ? 'special_use' : 'test_key';
+  return { fields, dns, smtp: null };
 }
 
 async function testPhone(live: PhoneEngine, req: PhoneRequest): Promise<PhoneFields> {
@@ -72,6 +87,20 @@ export function createTestEngines(live: TestEngineSources): TestEngines {
       analyzeOffline: (input) => live.email.analyzeOffline(input),
       check: (input) => Promise.resolve(testEmailCheck(live.email, input)),
       validate: (input) => Promise.resolve(testEmailCheck(live.email, input).fields),
+      explain: (input) =>
+        Promise.resolve({
+          ...testEmailCheck(live.email, input).fields,
+          mailbox: { ...TEST_KEY_MAILBOX },
+        }),
+      checkMany: (inputs, options) =>
+        Promise.resolve(
+          inputs.map((input) => {
+            options.signal?.throwIfAborted();
+            const check = testEmailCheck(live.email, input);
+            options.onRow?.();
+            return check;
+          }),
+        ),
     },
     phone: { validate: (req) => testPhone(live.phone, req) },
     ip: {
