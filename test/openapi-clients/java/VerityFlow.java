@@ -95,19 +95,19 @@ public final class VerityFlow {
     EmailApi email = new EmailApi(client);
     EmailValidateRequest jane = new EmailValidateRequest().email("jane.doe@example.com");
     System.out.println(
-        "ok error object: " + failure(402, "insufficient_credits", () -> email.validateEmail(jane)));
+        "ok error object: " + failure(402, "insufficient_credits", () -> email.validateEmail(jane, null)));
     AccountCredits topUp =
         admin.addCredits(account.getAccountId(), new AddCreditsRequest().amount(100L));
     check(topUp.getCreditsBalance() == 100L, "balance 100 after the top-up");
     step("addCredits", "credits_balance " + topUp.getCreditsBalance());
 
-    EmailResult mail = email.validateEmail(jane);
+    EmailResult mail = email.validateEmail(jane, null);
     check(mail.getValidSyntax() && mail.getMxFound() && mail.getCreditsUsed() == 1L, "deliverable");
     step("validateEmail", mail.getInput() + " " + mail.getDeliverability() + " score " + mail.getScore());
     EmailValidateRequest tooLong =
         new EmailValidateRequest().email("a".repeat(1100) + "@example.com");
     System.out.println(
-        "ok error object: " + failure(400, "validation_error", () -> email.validateEmail(tooLong)));
+        "ok error object: " + failure(400, "validation_error", () -> email.validateEmail(tooLong, null)));
 
     PhoneApi phones = new PhoneApi(client);
     PhoneResult phone = phones.validatePhone(new PhoneValidateRequest().phone("+447400123456"));
@@ -180,7 +180,7 @@ public final class VerityFlow {
     csv.deleteOnExit();
     String[] rows = {"jane.doe@example.com", "not an email", "temp@mailinator.com"};
     Files.writeString(csv.toPath(), String.join("\n", rows) + "\n", StandardCharsets.UTF_8);
-    BatchJob job = batch.createBatch("email", csv, null, null, null, null, null);
+    BatchJob job = batch.createBatch("email", csv, null, null, null, null, null, null);
     check(job.getStatus() == BatchJob.StatusEnum.QUEUED && job.getTotalRows() == 3L, "queued");
     step("createBatch", job.getId() + " " + job.getStatus() + " " + job.getTotalRows() + " rows");
     for (int poll = 0; poll < 600 && job.getStatus() != BatchJob.StatusEnum.DONE; poll++) {
