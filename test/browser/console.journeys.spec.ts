@@ -145,7 +145,13 @@ describe('console journeys in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'sign-in.png') });
-    assert.equal((await context.cookies()).filter((c) => c.value !== '').length, 0);
+    // Signed out: no session cookie; the device cookie stays, so this browser is still
+    // trusted for its own sign-ins (docs/console.md, "Throttling").
+    const left = (await context.cookies()).filter((c) => c.value !== '');
+    assert.deepEqual(
+      left.map((c) => [c.name, c.path, c.httpOnly, c.sameSite]),
+      [['verity_device', '/console/api/auth', true, 'Strict']],
+    );
     await page.getByLabel('Email').fill(DEV_CONSOLE_EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();

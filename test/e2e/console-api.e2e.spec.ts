@@ -173,7 +173,7 @@ describe('console API: usage, sessions, CSRF, throttling, tenancy', () => {
     assert.equal(((await res.json()) as any).error.code, 'unauthorized');
   });
 
-  it('throttles wrong passwords per email with 429 and Retry-After; the right one works after the window', async () => {
+  it('throttles a browser’s wrong passwords with 429 and Retry-After, even sent at once; the right one works after the window', async () => {
     const { browser } = await consoleUser(stack, 5, 'throttle@example.test');
     await browser.post('/auth/logout');
     // Sent at once: simultaneous guesses must not slip under the limit (three per window), and

@@ -169,4 +169,22 @@ describe('console webhooks: test events, resends and the target URL', () => {
       await strict.close();
     }
   });
+
+  it('limits test events and resends per account: CONSOLE_TEST_EVENTS_PER_MINUTE, then 429', async () => {
+    const { browser } = await consoleUser(stack, 10, 'flood@hooks.test');
+    const before = received.length;
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++)
+      statuses.push((await browser.post('/webhooks/test', { url: hookUrl() })).status);
+    assert.deepEqual(statuses, [...Array<number>(10).fill(200), 429, 429]);
+    assert.equal(received.length - before, 10, 'the refused events were not sent');
+    const listed = (await browser.get('/webhooks')).body.data as { id: string }[];
+    const resend = await browser.post(`/webhooks/deliveries/${listed[0].id}/resend`);
+    assert.equal(resend.status, 429);
+    assert.equal(resend.body.error.code, 'rate_limited');
+    assert.ok(Number(resend.headers.get('retry-after')) >= 1);
+    // Another account has its own budget.
+    const other = await consoleUser(stack, 10, 'calm@hooks.test');
+    assert.equal((await other.browser.post('/webhooks/test', { url: hookUrl() })).status, 200);
+  });
 });

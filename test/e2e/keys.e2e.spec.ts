@@ -121,6 +121,59 @@ describe('API keys: create, list, rotate, delete, on every instance', () => {
     );
   });
 
+  it('a test key manages only test keys: it cannot create, list, rotate or delete a live key', async () => {
+    const { client } = await a.account(10);
+    const liveId = (await client.get('/v1/keys')).body.data[0].id;
+    const ci = await client.post('/v1/keys', { name: 'ci', mode: 'test' });
+    const asTest = a.client.withKey(ci.body.key);
+
+    for (const body of [{ name: 'minted' }, { name: 'minted', mode: 'live' }]) {
+      const refused = await asTest.post('/v1/keys', body);
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.error.code, 'forbidden');
+      assert.match(refused.body.error.message, /a test key cannot create a live key/);
+    }
+    const listed = await asTest.get('/v1/keys');
+    assert.equal(listed.status, 200);
+    assert.deepEqual(
+      listed.body.data.map((k: { id: string }) => k.id),
+      [ci.body.id],
+    );
+    const rotate = await asTest.post(`/v1/keys/${liveId}/rotate`);
+    assert.equal(rotate.status, 403);
+    assert.match(rotate.body.error.message, /a test key cannot rotate a live key/);
+    const del = await asTest.delete(`/v1/keys/${liveId}`);
+    assert.equal(del.status, 403);
+    assert.match(del.body.error.message, /a test key cannot delete a live key/);
+    // On the other instance too, and nothing changed: the live key still answers, alone.
+    assert.equal((await b.client.withKey(ci.body.key).delete(`/v1/keys/${liveId}`)).status, 403);
+    assert.equal((await client.get('/v1/ping')).status, 200);
+    assert.deepEqual(
+      (await client.get('/v1/keys')).body.data.map((k: { mode: string }) => k.mode).sort(),
+      ['live', 'test'],
+    );
+
+    // Test keys stay manageable with a test key: CI can exercise key management for free.
+    const second = await asTest.post('/v1/keys', { name: 'ci-2', mode: 'test' });
+    assert.equal(second.status, 201);
+    assert.match(second.body.key, /^vrt_test_/);
+    const rotated = await asTest.post(`/v1/keys/${second.body.id}/rotate`);
+    assert.equal(rotated.status, 200);
+    assert.match(rotated.body.key, /^vrt_test_/);
+    assert.equal((await asTest.delete(`/v1/keys/${second.body.id}`)).status, 204);
+  });
+
+  it('a hint is the prefix and the first 4 of the 24 secret characters', async () => {
+    const { client } = await a.account(10);
+    const created = await client.post('/v1/keys', { name: 'hinted' });
+    const expected = `vrt_live_${created.body.key.slice(9, 13)}…`;
+    assert.equal(created.body.hint, expected);
+    const listed = (await client.get('/v1/keys')).body.data;
+    assert.equal(listed.find((k: { id: string }) => k.id === created.body.id).hint, expected);
+    const rotated = await client.post(`/v1/keys/${created.body.id}/rotate`);
+    assert.equal(rotated.body.hint, `vrt_live_${rotated.body.key.slice(9, 13)}…`);
+  });
+
   it('the random part of a key under the other prefix is no key', async () => {
     const { apiKey, client } = await a.account(10);
     const test = (await client.post('/v1/keys', { name: 'ci', mode: 'test' })).body.key;

@@ -5,9 +5,14 @@ import type { TestResponse } from './http-client';
  * the same Origin a browser would and the session's CSRF token on state-changing requests.
  */
 export class ConsoleClient {
-  /** The session cookie as the browser sends it (`verity_console=…`), or ''. */
-  cookie = '';
+  /** The cookies the server set, by name (the session's, the device cookie). */
+  readonly cookies = new Map<string, string>();
   csrf = '';
+
+  /** The cookies as the browser sends them (`verity_console=…; verity_device=…`), or ''. */
+  get cookie(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
 
   constructor(
     readonly baseUrl: string,
@@ -55,10 +60,12 @@ export class ConsoleClient {
       body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
     };
     const res = await fetch(`${this.baseUrl}/console/api${path}`, init);
-    const setCookie = res.headers.get('set-cookie');
-    if (setCookie) {
+    for (const setCookie of res.headers.getSetCookie()) {
       const pair = setCookie.split(';')[0];
-      this.cookie = pair.endsWith('=') ? '' : pair;
+      const eq = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+      if (value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
     }
     const text = await res.text();
     const json =

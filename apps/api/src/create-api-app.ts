@@ -20,6 +20,8 @@ import { registerApiCallHook } from './auth/api-call.hook';
 import { registerConsoleStatic } from './console/console-static';
 import { registerMultipart } from './batch/multipart.setup';
 import { accessLogRecorder } from './http/access-log';
+import { bodyDeadlines } from './http/body-deadlines';
+import { capConnectionsPerAddress } from './http/connection-cap';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors';
 import { registerRequestHooks, type ResponseRecorder } from './http/request-hooks';
 import { requestIdOf } from './http/request-id';
@@ -73,6 +75,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
   const fastify = app.getHttpAdapter().getInstance();
   // At shutdown the HTTP server closes without waiting for connections that carry no request
   // (a browser's spare connection included); requests in flight still get their answer.
+  capConnectionsPerAddress(fastify.server, config);
   const connections = new HttpConnections(fastify.server);
   fastify.addHook('preClose', (done) => {
     connections.closeIdle();
@@ -89,7 +92,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
     accessLogRecorder(fastify, options.logger),
     metrics ? httpMetricsRecorder(metrics) : null,
   ].filter((recorder): recorder is ResponseRecorder => recorder !== null);
-  registerRequestHooks(fastify, recorders);
+  registerRequestHooks(fastify, recorders, bodyDeadlines(fastify, config));
   const health = app.get(HealthRegistry);
   for (const [name, check] of Object.entries(options.checks ?? {})) health.register(name, check);
   health.reportOnly(API_REPORT_ONLY);

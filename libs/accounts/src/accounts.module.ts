@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
 import { ApiKeyRepository } from './api-key.repository';
@@ -6,7 +7,8 @@ import { ApiKeysService } from './api-keys.service';
 import { ConsoleSessionRepository } from './console/console-session.repository';
 import { ConsoleUserRepository } from './console/console-user.repository';
 import { ConsoleUsersService } from './console/console-users.service';
-import { LoginThrottleRepository } from './console/login-throttle.repository';
+import { PasswordHashPool } from './console/password.pool';
+import { RateLimitBucketRepository } from './rate-limit-bucket.repository';
 import { CreditsService } from './credits.service';
 import { KeyActivityRecorder } from './key-activity.recorder';
 import { CreditLeases } from './leases/credit-leases.service';
@@ -25,7 +27,16 @@ import { UsageRepository } from './usage.repository';
     UsageRepository,
     ConsoleUserRepository,
     ConsoleSessionRepository,
-    LoginThrottleRepository,
+    RateLimitBucketRepository,
+    {
+      provide: PasswordHashPool,
+      useFactory: (config: AppConfig) =>
+        new PasswordHashPool(
+          config.CONSOLE_PASSWORD_HASH_THREADS,
+          config.CONSOLE_PASSWORD_HASH_QUEUE,
+        ),
+      inject: [APP_CONFIG],
+    },
     AccountsService,
     ApiKeysService,
     CreditsService,
@@ -44,7 +55,8 @@ import { UsageRepository } from './usage.repository';
     LedgerRepository,
     ConsoleUsersService,
     ConsoleSessionRepository,
-    LoginThrottleRepository,
+    RateLimitBucketRepository,
+    PasswordHashPool,
   ],
 })
 export class AccountsModule {}

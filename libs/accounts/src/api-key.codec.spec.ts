@@ -53,11 +53,18 @@ describe('api key codec', () => {
     assert.ok(isWellFormedApiKey(test.value));
     assert.equal(keyModeOf(test.value), 'test');
     assert.equal(keyModeOf(mintApiKey().value), 'live');
-    assert.equal(keyHint(test.lookupId, 'test'), `vrt_test_${test.value.slice(9, 17)}…`);
+    assert.equal(keyHint(test.lookupId, 'test'), `vrt_test_${test.value.slice(9, 13)}…`);
     // The same random part under the other prefix is another key: its hash does not match.
     const asLive = 'vrt_live_' + test.value.slice(9);
     assert.equal(lookupIdOf(asLive), test.lookupId);
     assert.equal(apiKeyMatches(asLive, test.hash), false);
+  });
+
+  it('hints show the prefix and 4 of the 24 secret characters, never more', () => {
+    const live = mintApiKey();
+    const hint = keyHint(live.lookupId, 'live');
+    assert.equal(hint, `vrt_live_${live.value.slice(9, 13)}…`);
+    assert.equal(hint.length - 'vrt_live_…'.length, 4);
   });
 
   it('rejects malformed values', () => {

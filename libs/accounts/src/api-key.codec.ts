@@ -61,7 +61,13 @@ export function apiKeyMatches(value: string, storedHash: Buffer): boolean {
   return presented.length === storedHash.length && timingSafeEqual(presented, storedHash);
 }
 
-/** A display hint that identifies a key without revealing it, e.g. `vrt_live_Ab3dE9xY…`. */
+/**
+ * Random characters a hint shows: enough to tell an account's keys apart, few enough that
+ * lists, screenshots and logs give away almost nothing of the secret (OWASP's practice).
+ */
+const HINT_LENGTH = 4;
+
+/** A display hint that identifies a key without revealing it, e.g. `vrt_live_Ab3d…`. */
 export function keyHint(lookupId: string, mode: KeyMode): string {
-  return `${PREFIX_OF[mode]}${lookupId}…`;
+  return `${PREFIX_OF[mode]}${lookupId.slice(0, HINT_LENGTH)}…`;
 }

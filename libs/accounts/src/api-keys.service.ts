@@ -15,6 +15,7 @@ import {
   lookupIdOf,
   mintApiKey,
 } from './api-key.codec';
+import { assertInReach, inReach, type KeyReach } from './key-reach';
 import type { Principal } from './principal';
 
 const MAX_KEYS_PER_ACCOUNT = 100;
@@ -111,8 +112,11 @@ export class ApiKeysService {
     );
   }
 
-  async list(accountId: string): Promise<ApiKey[]> {
-    return (await this.keys.listLive(accountId)).map(toView);
+  /** The account's active keys within `reach`, oldest first. */
+  async list(accountId: string, reach: KeyReach = 'all'): Promise<ApiKey[]> {
+    return (await this.keys.listLive(accountId))
+      .filter((row) => inReach(reach, row.mode))
+      .map(toView);
   }
 
   async create(
@@ -120,7 +124,9 @@ export class ApiKeysService {
     name: string,
     manager: EntityManager = this.db.manager,
     mode: KeyMode = 'live',
+    reach: KeyReach = 'all',
   ): Promise<IssuedApiKey> {
+    assertInReach(reach, mode, 'create');
     const count = await this.keys.countLive(accountId, manager);
     if (count >= MAX_KEYS_PER_ACCOUNT) {
       throw new VerityError(
@@ -137,9 +143,10 @@ export class ApiKeysService {
   }
 
   /** Issues a new value for the key; the old value stops working on every instance at once. */
-  async rotate(accountId: string, keyId: string): Promise<IssuedApiKey> {
+  async rotate(accountId: string, keyId: string, reach: KeyReach = 'all'): Promise<IssuedApiKey> {
     return this.db.transaction(async (manager) => {
       const row = await this.findLive(manager, accountId, keyId);
+      assertInReach(reach, row.mode, 'rotate');
       const minted = mintApiKey(row.mode);
       const oldLookupId = row.lookupId;
       row.lookupId = minted.lookupId;
@@ -153,9 +160,10 @@ export class ApiKeysService {
   }
 
   /** Revokes the key for good. */
-  async revoke(accountId: string, keyId: string): Promise<void> {
+  async revoke(accountId: string, keyId: string, reach: KeyReach = 'all'): Promise<void> {
     await this.db.transaction(async (manager) => {
       const row = await this.findLive(manager, accountId, keyId);
+      assertInReach(reach, row.mode, 'delete');
       row.revokedAt = new Date();
       await this.keys.save(manager, row);
       await this.keys.notifyRevoked(manager, row.lookupId);

@@ -1,6 +1,7 @@
 export { AccountsModule } from './accounts.module';
 export { AccountsService, type AccountListing, type CreatedAccount } from './accounts.service';
 export { ApiKeysService } from './api-keys.service';
+export { keyReachOf, type KeyReach } from './key-reach';
 export { CreditsService, type UsageAttribution } from './credits.service';
 export { CreditLeases, type LeaseHold } from './leases/credit-leases.service';
 export type { Principal } from './principal';
@@ -22,4 +23,5 @@ export {
   type SignInLink,
 } from './console/console-users.service';
 export { ConsoleSessionRepository } from './console/console-session.repository';
-export { LoginThrottleRepository } from './console/login-throttle.repository';
+export { RateLimitBucketRepository, type BucketTake } from './rate-limit-bucket.repository';
+export { PasswordHashPool, type HashLane, type HashTicket } from './console/password.pool';

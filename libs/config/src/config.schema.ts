@@ -7,6 +7,7 @@ import { ipSchema } from './sections/ip.config';
 import { batchSchema, refineBatch } from './sections/batch.config';
 import { consoleSchema } from './sections/console.config';
 import { creditsSchema } from './sections/credits.config';
+import { httpLimitsSchema } from './sections/http-limits.config';
 import { historySchema } from './sections/history.config';
 
 /** Every setting Verity reads, keyed by its environment variable name. */
@@ -18,6 +19,7 @@ export const configSchema = coreSchema
   .extend(batchSchema.shape)
   .extend(consoleSchema.shape)
   .extend(creditsSchema.shape)
+  .extend(httpLimitsSchema.shape)
   .extend(historySchema.shape)
   .superRefine((config, ctx) => {
     refineBatch(config, ctx);

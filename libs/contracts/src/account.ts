@@ -26,7 +26,7 @@ export interface ApiKey {
   name: string;
   /** `live` (charged, on the network) or `test` (free, offline, magic inputs). */
   mode: KeyMode;
-  /** First characters of the key, enough to recognise it. */
+  /** The prefix and the first 4 of the 24 random characters (`vrt_live_Ab3d…`), enough to recognise it. */
   hint: string;
   created_at: string;
   rotated_at: string | null;

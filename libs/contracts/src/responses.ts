@@ -196,7 +196,9 @@ export const apiKeySchema = z.object({
     .describe(
       '`live`: charged, looks things up on the network. `test` (`vrt_test_…`): free, offline, magic inputs (docs/test-mode.md)',
     ),
-  hint: z.string().describe('First characters of the key, enough to recognise it'),
+  hint: z
+    .string()
+    .describe('The prefix and the first 4 of the 24 random characters, e.g. vrt_live_Ab3d…'),
   created_at: z.string(),
   rotated_at: z.string().nullable(),
   last_used_at: z

@@ -8,7 +8,9 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { Logger } from 'pino';
-import { HealthRegistry, LOGGER } from '@verity/platform';
+import type { VerityMetrics } from '@verity/observability';
+import { HealthRegistry, LOGGER, METRICS } from '@verity/platform';
+import { MemoryRowBus } from './adapters/memory.row-bus';
 import { createBlobStore, createJobQueue, createRowBus } from './adapters/port.factory';
 import type { BlobStore } from './ports/blob-store.port';
 import type { JobQueue } from './ports/job-queue.port';
@@ -89,9 +91,16 @@ export class BatchPortsModule {
       providers: [
         {
           provide: ROW_BUS,
-          inject: [APP_CONFIG, { token: LOGGER, optional: true }],
-          useFactory: (c: AppConfig, logger?: Logger | null) =>
-            createRowBus(c, logger ?? undefined),
+          inject: [
+            APP_CONFIG,
+            { token: LOGGER, optional: true },
+            { token: METRICS, optional: true },
+          ],
+          useFactory: (c: AppConfig, logger?: Logger | null, metrics?: VerityMetrics | null) => {
+            const bus = createRowBus(c, logger ?? undefined);
+            if (bus instanceof MemoryRowBus) metrics?.setBusBacklogSource(() => bus.backlog());
+            return bus;
+          },
         },
         {
           provide: JOB_QUEUE,

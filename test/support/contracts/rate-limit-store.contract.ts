@@ -13,14 +13,14 @@ import type {
  */
 export function rateLimitStoreContract(
   name: string,
-  create: (policy: BucketPolicy) => RateLimitStore,
+  create: (policy: BucketPolicy) => RateLimitStore | Promise<RateLimitStore>,
   opts: { skip?: string | false } = {},
 ): void {
   describe(`RateLimitStore contract: ${name}`, { skip: opts.skip }, () => {
     const policy = { ratePerSecond: 2, burst: 3 };
     let store: RateLimitStore;
-    before(() => {
-      store = create(policy);
+    before(async () => {
+      store = await create(policy);
     });
     after(() => store.close());
 

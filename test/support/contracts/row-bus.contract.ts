@@ -80,6 +80,38 @@ export function rowBusContract<B extends RowBus>(
       assert.ok(seen.every((m) => m.topic === topic));
     });
 
+    it(
+      'a slow consumer makes a fast publisher wait, never lose: every message once, in order',
+      { timeout },
+      async () => {
+        const topic = uniqueName('backpressure');
+        await bus.ensureTopic(topic, 1);
+        const seen: string[] = [];
+        await consume(uniqueName('g'), topic, async (m) => {
+          await sleep(5);
+          seen.push(m.value.toString('utf8', 0, 8));
+        });
+        // 2 MiB in 16 KiB messages, each publish awaited, as the splitter publishes.
+        const count = 128;
+        const value = (i: number) =>
+          Buffer.from(
+            String(i)
+              .padStart(8, '0')
+              .padEnd(16 * 1024, '.'),
+          );
+        for (let i = 0; i < count; i += 4)
+          await bus.publish(
+            topic,
+            [0, 1, 2, 3].map((j) => ({ key: 'k', value: value(i + j), partition: 0 })),
+          );
+        await waitFor(`${count} messages`, () => seen.length >= count, timeout);
+        assert.deepEqual(
+          seen,
+          Array.from({ length: count }, (_, i) => String(i).padStart(8, '0')),
+        );
+      },
+    );
+
     it('redelivers a message whose handler rejected, before later ones', { timeout }, async () => {
       const topic = uniqueName('redeliver');
       await bus.ensureTopic(topic, 1);

@@ -5,6 +5,7 @@ import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store';
 import { AUTH_RATE_LIMIT_STORE } from '../rate-limit/rate-limit.tokens';
+import { addressSubject } from '../http/client-address';
 import { FailedAuthBudget } from './failed-auth.budget';
 
 /**
@@ -52,8 +53,8 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   private async authenticate(request: FastifyRequest, value: string): Promise<void> {
-    // request.ip honours X-Forwarded-For only from TRUST_PROXY peers.
-    const address = request.ip;
+    // request.ip honours X-Forwarded-For only from TRUST_PROXY peers; IPv6 counts by /64.
+    const address = addressSubject(request.ip);
     await this.budget.reserve(address);
     // Stays false when the lookup throws (a database outage is no failed authentication).
     let failed = false;

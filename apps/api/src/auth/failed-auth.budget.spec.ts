@@ -70,4 +70,22 @@ describe('failed-authentication budget', () => {
     // Another address has its own budget.
     await budget.reserve('b');
   });
+
+  it('refuses a subject found spent without asking the store again until it may refill', async () => {
+    const { store, budget } = budgetOf(1);
+    await budget.reserve('a');
+    await budget.release('a', true);
+    let peeks = 0;
+    const peek = store.peek.bind(store);
+    store.peek = (key) => {
+      peeks++;
+      return peek(key);
+    };
+    await assert.rejects(budget.reserve('a'), /spent/);
+    assert.equal(peeks, 1);
+    for (let i = 0; i < 20; i++) await assert.rejects(budget.reserve('a'), /spent/);
+    assert.equal(peeks, 1, 'refused from memory');
+    await budget.reserve('b');
+    assert.equal(peeks, 2);
+  });
 });

@@ -2,7 +2,12 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } fr
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AccountsService, ConsoleUsersService, type ConsoleUser } from '@verity/accounts';
+import {
+  AccountsService,
+  ConsoleUsersService,
+  PasswordHashPool,
+  type ConsoleUser,
+} from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { ConsoleSessionView } from '@verity/contracts';
@@ -16,6 +21,7 @@ import {
 } from './console-http';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, type ConsoleSession } from './console-sessions';
+import { DeviceCookies } from './device-cookie';
 import { LoginThrottle } from './login-throttle';
 import { NoStore } from '../http/no-store';
 
@@ -38,6 +44,8 @@ export class ConsoleAuthController {
     private readonly accounts: AccountsService,
     private readonly sessions: ConsoleSessions,
     private readonly throttle: LoginThrottle,
+    private readonly devices: DeviceCookies,
+    private readonly hashes: PasswordHashPool,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -50,11 +58,18 @@ export class ConsoleAuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSessionView> {
     assertSameOrigin(request, this.config.CONSOLE_URL);
-    await this.throttle.admit(body.email, request.ip);
-    const user = await this.users.authenticate(body.email, body.password);
-    if (!user) throw new VerityError('unauthorized', WRONG_CREDENTIALS);
-    await this.throttle.succeeded(body.email, request.ip);
-    return this.signIn(user, request, reply);
+    const device = await this.devices.trusted(request, body.email);
+    // Room in the hash pool first: a flood beyond it is refused before any database read.
+    const ticket = this.hashes.admit(device ? 'trusted' : 'untrusted');
+    try {
+      const user = await this.throttle.attempt(body.email, request.ip, device, () =>
+        this.users.authenticate(body.email, body.password, ticket),
+      );
+      if (!user) throw new VerityError('unauthorized', WRONG_CREDENTIALS);
+      return await this.signIn(user, request, reply);
+    } finally {
+      ticket.release();
+    }
   }
 
   @Post('auth/link')
@@ -92,7 +107,14 @@ export class ConsoleAuthController {
   ): Promise<ConsoleSessionView> {
     const session = request.consoleSession!;
     if (session.passwordSet) {
-      const same = await this.users.authenticate(session.email, body.current_password ?? '');
+      // A stolen session guessing the password is held to this browser's device budget.
+      const device = `session:${session.userId}`;
+      const ticket = this.hashes.admit('trusted');
+      const same = await this.throttle
+        .attempt(session.email, request.ip, device, () =>
+          this.users.authenticate(session.email, body.current_password ?? '', ticket),
+        )
+        .finally(() => ticket.release());
       if (!same) throw new VerityError('forbidden', 'current password is incorrect');
     }
     await this.users.setPassword(session.userId, body.password);
@@ -131,6 +153,7 @@ export class ConsoleAuthController {
   ): Promise<ConsoleSessionView> {
     const id = await this.sessions.open(user.id);
     setSessionCookie(request, reply, id, this.config.CONSOLE_SESSION_MAX_HOURS * 3600);
+    await this.devices.issue(request, reply, user.email);
     const session = await this.sessions.resolve(id);
     return this.view(session!);
   }

@@ -22,6 +22,7 @@ import type {
   WebhookSecret,
   WebhookTestRequest,
 } from '@verity/contracts';
+import { ConsoleSendLimit } from './console-send-limit';
 import { ConsoleWebhookEvents } from './console-webhook-events';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { NoStore } from '../http/no-store';
@@ -39,6 +40,7 @@ export class ConsoleWebhooksController {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly accounts: AccountsService,
     private readonly events: ConsoleWebhookEvents,
+    private readonly sends: ConsoleSendLimit,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -69,17 +71,19 @@ export class ConsoleWebhooksController {
   /** Sends a signed test event to a URL now; answers the recorded attempt. */
   @Post('test')
   @HttpCode(200)
-  sendTest(
+  async sendTest(
     @Req() request: FastifyRequest,
     @Body(new ZodBodyPipe(webhookTestRequest)) body: WebhookTestRequest,
   ): Promise<WebhookDelivery> {
+    await this.sends.take(request.principal!.accountId);
     return this.events.sendTest(request.principal!.accountId, body.url);
   }
 
   /** Queues a job's webhook again; the attempt appears in the list once made. */
   @Post('deliveries/:id/resend')
   @HttpCode(202)
-  resend(@Req() request: FastifyRequest, @Param('id') id: string): Promise<WebhookResend> {
+  async resend(@Req() request: FastifyRequest, @Param('id') id: string): Promise<WebhookResend> {
+    await this.sends.take(request.principal!.accountId);
     return this.events.resend(request.principal!.accountId, id);
   }
 }

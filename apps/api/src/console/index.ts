@@ -8,6 +8,8 @@ import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleWebhookEvents } from './console-webhook-events';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
+import { ConsoleSendLimit } from './console-send-limit';
+import { DeviceCookies } from './device-cookie';
 import { LoginThrottle } from './login-throttle';
 
 /** The console's JSON API under /console/api, hosted by ApiModule (it shares its providers). */
@@ -23,6 +25,8 @@ export const CONSOLE_CONTROLLERS = [
 export const CONSOLE_PROVIDERS = [
   ConsoleSessions,
   LoginThrottle,
+  DeviceCookies,
+  ConsoleSendLimit,
   ConsoleSessionGuard,
   ConsoleWebhookEvents,
 ];

@@ -1,89 +1,110 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { LoginThrottleRepository } from '@verity/accounts';
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { RateLimitBucketRepository } from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-
-/** How a subject's limit acts once it is reached. */
-type LimitAction = 'refuse' | 'delay';
-
-/** Per failure over an email's limit, the next attempt for it waits this much longer… */
-const DELAY_STEP_MS = 1_000;
-/** …up to this. */
-const MAX_DELAY_MS = 10_000;
+import { LOGGER } from '@verity/platform';
+import { FailedAuthBudget } from '../auth/failed-auth.budget';
+import { addressSubject } from '../http/client-address';
+import { createSharedRateLimitStore } from '../rate-limit/rate-limit.factory';
+import type { RateLimitDecision, RateLimitStore } from '../rate-limit/rate-limit.store';
 
 /**
- * Counts failed sign-ins in fixed windows (CONSOLE_LOGIN_WINDOW_SECONDS), in PostgreSQL so
- * every API instance shares the count, for three subjects:
- * - the email from one client address: past CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL, sign-in from
- *   that address answers 429 until the window ends, whatever the password;
- * - the client address, whatever the email: past CONSOLE_LOGIN_MAX_FAILURES_PER_IP, the same;
- * - the email from anywhere: past CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL, every attempt for it
- *   waits DELAY_STEP_MS more per failure over the limit (at most MAX_DELAY_MS), then proceeds.
- * So whoever guesses is refused only at the addresses they guess from, and someone guessing
- * from many addresses is slowed, not the account locked: nobody else can lock a user out
- * (OWASP Authentication Cheat Sheet, "Account Lockout": lockout as a denial of service). The
- * same answers for known and unknown emails. An attempt is counted when it starts and
- * uncounted if its password was right.
+ * The sign-in limits (docs/console.md, "Throttling"), failure budgets that refill over
+ * CONSOLE_LOGIN_WINDOW_SECONDS, shared by every API instance (Redis, else PostgreSQL):
+ * - an attempt from a browser without a device cookie for the email (untrusted) spends its
+ *   client address's budget (CONSOLE_LOGIN_MAX_FAILURES_PER_IP; IPv6 by /64) and the email's
+ *   (CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL, whatever the address), so guessing one account's
+ *   password is capped however many addresses guess;
+ * - an attempt from a trusted browser spends only that device's own budget (the same size),
+ *   so strangers spending the email's budget never lock the real user out.
+ * A spent budget answers 429 with Retry-After before the password is checked, the same for
+ * unknown emails. Only a wrong password spends; a right one, or a check that could not run,
+ * gives its reservation back (FailedAuthBudget).
  */
 @Injectable()
-export class LoginThrottle {
-  constructor(
-    private readonly counts: LoginThrottleRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+export class LoginThrottle implements OnApplicationShutdown {
+  private readonly addressStore: RateLimitStore;
+  private readonly accountStore: RateLimitStore;
+  private readonly addresses: FailedAuthBudget;
+  private readonly accounts: FailedAuthBudget;
 
-  private subjects(email: string, ip: string): [string, number, LimitAction][] {
-    const normalised = email.trim().toLowerCase();
-    const perEmail = this.config.CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL;
-    return [
-      [`email-ip:${ip} ${normalised}`, perEmail, 'refuse'],
-      [`ip:${ip}`, this.config.CONSOLE_LOGIN_MAX_FAILURES_PER_IP, 'refuse'],
-      [`email:${normalised}`, perEmail, 'delay'],
-    ];
+  constructor(
+    buckets: RateLimitBucketRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() @Inject(LOGGER) logger: Logger | null = null,
+  ) {
+    const window = config.CONSOLE_LOGIN_WINDOW_SECONDS;
+    const policy = (burst: number) => ({ ratePerSecond: burst / window, burst });
+    this.addressStore = createSharedRateLimitStore(
+      config,
+      buckets,
+      policy(config.CONSOLE_LOGIN_MAX_FAILURES_PER_IP),
+      'verity:login-address:',
+      logger,
+    );
+    this.accountStore = createSharedRateLimitStore(
+      config,
+      buckets,
+      policy(config.CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL),
+      'verity:login-account:',
+      logger,
+    );
+    this.addresses = new FailedAuthBudget(this.addressStore, refused);
+    this.accounts = new FailedAuthBudget(this.accountStore, refused);
   }
 
   /**
-   * Counts this attempt against every subject before the password is checked, in one
-   * statement; throws rate_limited (with Retry-After) when a refusing subject is then over its
-   * limit, and waits when only the email is.
-   * Counting first is what makes the limit hold under concurrency: checking and counting a
-   * failure only after the (slow) password check let any number of simultaneous guesses pass
-   * the check before the first of them was counted. A new window starts when the old one ended.
+   * Runs `check` (the password check: a user, or null for wrong credentials) under the limits
+   * of `email` from `address`, trusted when `device` (a device cookie's id) is given.
    */
-  async admit(email: string, ip: string): Promise<void> {
-    const subjects = this.subjects(email, ip);
-    const rows = await this.counts.count(
-      subjects.map(([s]) => s),
-      this.config.CONSOLE_LOGIN_WINDOW_SECONDS,
-    );
-    const limits = new Map(
-      subjects.map(([subject, limit, response]) => [subject, { limit, response }]),
-    );
-    let over = 0;
-    const refused: number[] = [];
-    for (const row of rows) {
-      const subject = limits.get(row.subject);
-      if (!subject || row.failures <= subject.limit) continue;
-      if (subject.response === 'refuse') refused.push(row.retry);
-      else over = row.failures - subject.limit;
+  async attempt<T>(
+    email: string,
+    address: string,
+    device: string | null,
+    check: () => Promise<T | null>,
+  ): Promise<T | null> {
+    const budgets: [FailedAuthBudget, string][] = device
+      ? [[this.accounts, `device:${device}`]]
+      : [
+          [this.addresses, addressSubject(address)],
+          [this.accounts, `email:${emailSubject(email)}`],
+        ];
+    const held: [FailedAuthBudget, string][] = [];
+    let failed = false;
+    try {
+      for (const entry of budgets) {
+        await entry[0].reserve(entry[1]);
+        held.push(entry);
+      }
+      const result = await check();
+      failed = result === null;
+      return result;
+    } finally {
+      await Promise.all(held.map(([budget, subject]) => budget.release(subject, failed)));
     }
-    if (refused.length > 0) {
-      const retry = Math.max(1, ...refused);
-      throw new VerityError(
-        'rate_limited',
-        `Too many failed sign-ins; try again in ${retry} seconds`,
-        { 'Retry-After': String(retry) },
-      );
-    }
-    if (over > 0) await sleep(Math.min(over * DELAY_STEP_MS, MAX_DELAY_MS));
   }
 
-  /** The admitted attempt had the right password: it is not counted as a failure. */
-  async succeeded(email: string, ip: string): Promise<void> {
-    await this.counts.uncount(
-      this.subjects(email, ip).map(([s]) => s),
-      this.config.CONSOLE_LOGIN_WINDOW_SECONDS,
-    );
+  async onApplicationShutdown(): Promise<void> {
+    await this.addressStore.close();
+    await this.accountStore.close();
   }
+}
+
+/** The same answer whichever budget is spent, and for unknown emails. */
+function refused(decision: RateLimitDecision): VerityError {
+  const retry = decision.retryAfterSeconds;
+  return new VerityError(
+    'rate_limited',
+    `Too many failed sign-ins; try again in ${retry} seconds`,
+    {
+      'Retry-After': String(retry),
+    },
+  );
+}
+
+/** Emails are kept out of the stores: a budget is named by the email's SHA-256. */
+function emailSubject(email: string): string {
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
 }

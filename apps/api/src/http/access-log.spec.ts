@@ -31,7 +31,7 @@ async function serve(
     genReqId: (req) => String(req.headers['x-test-id']),
   });
   const recorder = accessLogRecorder(app, logger);
-  registerRequestHooks(app, recorder ? [recorder] : []);
+  registerRequestHooks(app, recorder ? [recorder] : [], () => undefined);
   app.get('/v1/batch/:jobId', () => ({ ok: true }));
   app.post('/v1/email/validate', (_req, reply) => reply.code(402).send({ error: 'x' }));
   for (const r of requests) await app.inject({ ...r, headers: { 'x-test-id': r.id } });

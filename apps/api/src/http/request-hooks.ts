@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { VerityError } from '@verity/common';
 import { sendError } from './send-error';
@@ -15,14 +16,16 @@ export type ResponseRecorder = (
 /**
  * The API's per-request work outside the routes, as one hook per phase (every hook is a step
  * of Fastify's hook runner on every call, the single calls included):
- * - onRequest: the X-Request-Id header, and once shutdown has begun, a 503 in the spec's shape
- *   for requests read after it (pipelined or on a kept-alive connection; Fastify's own
- *   `return503OnClosing` answer is not in that shape). Requests already in flight finish.
+ * - onRequest: the X-Request-Id header, `watchBody` (the body deadlines, body-deadlines.ts), and
+ *   once shutdown has begun, a 503 in the spec's shape for requests read after it (pipelined or
+ *   on a kept-alive connection; Fastify's own `return503OnClosing` answer is not in that
+ *   shape). Requests already in flight finish.
  * - onResponse: each of `recorders`, in order.
  */
 export function registerRequestHooks(
   fastify: FastifyInstance,
   recorders: readonly ResponseRecorder[],
+  watchBody: (raw: IncomingMessage) => void,
 ): void {
   let closing = false;
   fastify.addHook('preClose', (done) => {
@@ -31,6 +34,7 @@ export function registerRequestHooks(
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
+    watchBody(request.raw);
     if (!closing) return done();
     void reply.header('Connection', 'close');
     sendError(

@@ -18,6 +18,7 @@ const ERROR_STATUSES: Record<number, string> = {
   402: 'insufficient_credits: the balance cannot pay for the call',
   403: 'forbidden: download signature invalid, tampered or expired; fetch the job again',
   404: 'not_found',
+  408: 'request_timeout: the body arrived too slowly (BODY_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND) and the connection was closed',
   410: 'gone: the result file passed its retention (RESULT_RETENTION_DAYS after the job ended) and was deleted',
   413: 'payload_too_large: body over the size limit',
   422: 'unprocessable: parsed but semantically invalid',
@@ -52,6 +53,8 @@ interface DocOptions {
   /** Headers of the success answer. */
   okHeaders?: Record<string, { description: string; schema: object }>;
   errors: number[];
+  /** What an error status means on this route, where it differs from the usual meaning. */
+  errorNotes?: Partial<Record<number, string>>;
   auth?: DocAuth;
 }
 
@@ -75,7 +78,7 @@ export function ApiDoc(options: DocOptions): MethodDecorator {
     ...errorStatuses(options).map((status) =>
       ApiResponse({
         status,
-        description: ERROR_STATUSES[status] ?? String(status),
+        description: options.errorNotes?.[status] ?? ERROR_STATUSES[status] ?? String(status),
         content: { 'application/json': { schema: schemaRef(errorSchema) } },
         ...((status === 429 || status === 503) && { headers: RETRY_AFTER }),
       }),
@@ -98,10 +101,10 @@ function okContent(ok: z.ZodType | 'text/csv'): Record<string, { schema: object 
   return { 'application/json': { schema: schemaRef(ok) } };
 }
 
-/** The route's error statuses; a body can always be too large (BODY_LIMIT_BYTES). */
+/** The route's error statuses; a body can always be too large or too slow (docs/operations.md). */
 function errorStatuses(options: DocOptions): number[] {
   const statuses = [...options.errors, 500, 503];
-  if (options.body || options.form) statuses.push(413);
+  if (options.body || options.form) statuses.push(408, 413);
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
 

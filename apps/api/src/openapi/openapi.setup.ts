@@ -6,9 +6,18 @@ import { publicBaseUrl } from '../http/public-url';
 import { componentSchemas } from './json-schema';
 import { ADMIN_TOKEN_SCHEME, API_KEY_SCHEME } from './security-schemes';
 
+/**
+ * What the Swagger UI page may load: its own scripts and styles (Swagger UI sets inline
+ * styles), the document from this server; nothing from elsewhere, and no framing.
+ */
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 /** Serves the OpenAPI 3 document at /v1/openapi.json and a browsable page at /v1/docs, without a key. */
 export function setupOpenApi(app: NestFastifyApplication): void {
   const config = app.get<AppConfig>(APP_CONFIG);
+  secureDocsPages(app);
   const builder = new DocumentBuilder()
     .setTitle('Verity API')
     .setDescription(
@@ -37,6 +46,11 @@ export function setupOpenApi(app: NestFastifyApplication): void {
   SwaggerModule.setup('v1/docs', app, document, {
     jsonDocumentUrl: 'v1/openapi.json',
     yamlDocumentUrl: 'v1/openapi.yaml',
+    // The page shows this server's document only: the URL is fixed here, so a `?url=` in a
+    // link cannot make it load (and run in this origin) a document from elsewhere.
+    swaggerUrl: '/v1/openapi.json',
+    // No call to swagger.io's online validator.
+    swaggerOptions: { validatorUrl: 'none', queryConfigEnabled: false },
     // The base URL clients call: the one result_url links use (PUBLIC_URL, else the address
     // the request arrived on; never the Host header, which the client chooses).
     // Nest's Fastify adapter hands its routes Fastify's request.
@@ -45,4 +59,38 @@ export function setupOpenApi(app: NestFastifyApplication): void {
       servers: [{ url: publicBaseUrl(config.PUBLIC_URL, request as FastifyRequest) }],
     }),
   });
+}
+
+/**
+ * Every route under /v1/docs (the page, its init script, swagger-ui-dist's files) answers with
+ * DOCS_CSP. Added per route when it is registered, so no other request pays for a hook.
+ */
+function secureDocsPages(app: NestFastifyApplication): void {
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route) => {
+      if (!route.url.startsWith('/v1/docs')) return;
+      const onSend = route.onSend ? [route.onSend].flat() : [];
+      route.onSend = [
+        ...onSend,
+        (_request, reply, payload, done) => {
+          void reply
+            .header('Content-Security-Policy', DOCS_CSP)
+            .header('X-Content-Type-Options', 'nosniff');
+          done(null, typeof payload === 'string' ? withoutQueryUrl(payload) : payload);
+        },
+      ];
+    });
+}
+
+/**
+ * Nest's Swagger UI init script takes a document URL from the page's `?url=` (then overridden
+ * by `swaggerUrl`); the read is taken out, so the page never looks at its query at all.
+ */
+function withoutQueryUrl(script: string): string {
+  return script.replace(
+    /let url = window\.location\.search[\s\S]*?url = window\.location\.origin;\s*\}/,
+    'let url = undefined;',
+  );
 }

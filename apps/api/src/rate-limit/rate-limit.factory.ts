@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
+import type { RateLimitBucketRepository } from '@verity/accounts';
 import type { AppConfig } from '@verity/config';
 import { MemoryRateLimitStore } from './memory.rate-limit-store';
+import { PostgresRateLimitStore } from './postgres.rate-limit-store';
 import type { BucketPolicy, RateLimitStore } from './rate-limit.store';
 import { RedisRateLimitStore } from './redis.rate-limit-store';
 
@@ -12,10 +14,35 @@ function createStore(
   logger: Logger | null,
 ): RateLimitStore {
   return config.REDIS_URL
-    ? new RedisRateLimitStore(config.REDIS_URL, policy, prefix, (err) =>
-        logger?.warn({ err, store: prefix }, 'rate-limit store: Redis error'),
-      )
+    ? redisStore(config.REDIS_URL, policy, prefix, logger)
     : new MemoryRateLimitStore(policy);
+}
+
+function redisStore(
+  url: string,
+  policy: BucketPolicy,
+  prefix: string,
+  logger: Logger | null,
+): RedisRateLimitStore {
+  return new RedisRateLimitStore(url, policy, prefix, (err) =>
+    logger?.warn({ err, store: prefix }, 'rate-limit store: Redis error'),
+  );
+}
+
+/**
+ * Limits that must hold across every API instance even without Redis (the console's sign-in
+ * limits): in Redis when REDIS_URL is set, else in PostgreSQL, which every instance shares.
+ */
+export function createSharedRateLimitStore(
+  config: AppConfig,
+  buckets: RateLimitBucketRepository,
+  policy: BucketPolicy,
+  prefix: string,
+  logger: Logger | null = null,
+): RateLimitStore {
+  return config.REDIS_URL
+    ? redisStore(config.REDIS_URL, policy, prefix, logger)
+    : new PostgresRateLimitStore(buckets, policy, prefix);
 }
 
 /** Requests per API key. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import {
   encodeChunk,
+  encodedChunkLength,
   encodeMessage,
   JsonRowsCollector,
   readChunks,
@@ -27,16 +28,24 @@ function source(chunks: RowChunk[]): AsyncIterable<RowChunk> {
 
 const encode = (c: RowChunk): Buffer => Buffer.from(JSON.stringify(c), 'utf8');
 
+/** Encodes with `encode`, counting how many messages were written. */
+function counting(write: (c: RowChunk) => Buffer) {
+  const counted = {
+    encodings: 0,
+    encode: (c: RowChunk) => {
+      counted.encodings++;
+      return write(c);
+    },
+    size: (c: RowChunk) => write(c).length,
+  };
+  return counted;
+}
+
 async function run(chunks: RowChunk[], maxBytes: number) {
-  let encodings = 0;
+  const codec = counting(encode);
   const out = [];
-  for await (const piece of sizedChunks(source(chunks), maxBytes, (c) => {
-    encodings++;
-    return encode(c);
-  })) {
-    out.push(piece);
-  }
-  return { out, encodings };
+  for await (const piece of sizedChunks(source(chunks), maxBytes, codec)) out.push(piece);
+  return { out, encodings: codec.encodings };
 }
 
 describe('sizedChunks', () => {
@@ -57,13 +66,15 @@ describe('sizedChunks', () => {
   it('halves oversize chunks until each message fits, renumbering in file order', async () => {
     const long = (i: number) => `${String(i).padStart(3, '0')}${'x'.repeat(100)}`;
     const rows = Array.from({ length: 10 }, (_, i) => long(i));
-    const { out } = await run(
+    const { out, encodings } = await run(
       [
         { chunkNo: 0, firstRow: 0, rows },
         { chunkNo: 1, firstRow: 10, rows: ['tail'] },
       ],
       300,
     );
+    // Only the pieces are written, never the chunk or a half that was cut again.
+    assert.equal(encodings, out.length);
     for (const p of out) {
       assert.ok(p.value.length <= 300 || p.chunk.rows.length === 1);
       assert.deepEqual(p.value, encode(p.chunk));
@@ -93,13 +104,16 @@ describe('sizedChunks', () => {
     const text = rows.map((r) => (r.includes('"') ? `"${r.replace(/"/g, '""')}"` : r)).join('\n');
     const encode = (c: RowChunk) => encodeMessage({ v: 1, jobId: JOB, type: 'email', ...c });
     const strings = await all(
-      sizedChunks(readChunks(Readable.from([Buffer.from(text)]), 9), 200, encode),
+      sizedChunks(readChunks(Readable.from([Buffer.from(text)]), 9), 200, counting(encode)),
     );
     const json = await all(
       sizedChunks(
         readChunksInto(Readable.from([Buffer.from(text)]), 9, 0, new JsonRowsCollector()),
         200,
-        (c) => encodeChunk(JOB, 'email', c),
+        {
+          encode: (c) => encodeChunk(JOB, 'email', c),
+          size: (c) => encodedChunkLength(JOB, 'email', c),
+        },
       ),
     );
     assert.ok(strings.length > 2);

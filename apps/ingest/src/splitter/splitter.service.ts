@@ -7,6 +7,7 @@ import {
   BatchJobsService,
   type BatchJobRecord,
   encodeChunk,
+  encodedChunkLength,
   encodeMessage,
   JsonPairsCollector,
   JsonRowsCollector,
@@ -244,10 +245,15 @@ export class SplitterService implements OnApplicationBootstrap {
     let chunks = start.chunks;
     let rows = start.rows;
     let sent = 0;
+    // The latest end of a reader chunk passed: the checkpoint the next published batch commits.
+    let boundary: { chunks: number; rows: number } | null = null;
     for await (const { chunk, value } of sizedChunks(
       chunksOf(job, source, chunkRows, start.rows),
       MAX_CHUNK_BYTES,
-      (c) => encodeChunk(jobId, type, c, mode, layout),
+      {
+        encode: (c) => encodeChunk(jobId, type, c, mode, layout),
+        size: (c) => encodedChunkLength(jobId, type, c, mode, layout),
+      },
       start.chunks,
     )) {
       // A chunk the interrupted run published and a scorer already recorded is not re-sent.
@@ -259,30 +265,36 @@ export class SplitterService implements OnApplicationBootstrap {
       chunks++;
       rows += chunk.rows.length;
       // Checkpoint only where the reader's chunks end (a halved chunk ends at its last piece).
-      const boundary = rows % chunkRows === 0;
-      if (boundary && (pending.length >= PUBLISH_BATCH || pendingBytes >= PUBLISH_BATCH_BYTES)) {
+      if (rows % chunkRows === 0) boundary = { chunks, rows };
+      // A batch goes out when full, wherever the reader is: the pieces of a chunk of wide rows
+      // (10,000 rows of 4 KiB are 40 MB) never wait in memory for the chunk's end.
+      if (pending.length >= PUBLISH_BATCH || pendingBytes >= PUBLISH_BATCH_BYTES) {
         // One batch in flight while the next is parsed; batches still go out in order.
         if (!(await publishing)) return null; // the job ended meanwhile
-        publishing = this.publishChunks(jobId, pending, chunks, rows);
+        publishing = this.publishChunks(jobId, pending, boundary);
         publishing.catch(() => undefined); // awaited (and thrown) before the next batch
         pending = [];
         pendingBytes = 0;
+        boundary = null;
       }
     }
     if (!(await publishing)) return null;
-    if (!(await this.publishChunks(jobId, pending, chunks, rows))) return null;
+    if (!(await this.publishChunks(jobId, pending, { chunks, rows }))) return null;
     return { chunks, rows, sent };
   }
 
-  /** Publishes a batch of chunks, then commits the checkpoint after them; false once the job ended. */
+  /**
+   * Publishes a batch of chunks, then commits `checkpoint` (when the batch passed the end of a
+   * reader chunk); false once the job ended (known at checkpoints).
+   */
   private async publishChunks(
     jobId: string,
     batch: OutgoingMessage[],
-    chunks: number,
-    rows: number,
+    checkpoint: { chunks: number; rows: number } | null,
   ): Promise<boolean> {
     await this.bus.publish(this.names.chunksTopic, batch);
-    return this.repository.saveSplitCheckpoint(jobId, chunks, rows);
+    if (!checkpoint) return true;
+    return this.repository.saveSplitCheckpoint(jobId, checkpoint.chunks, checkpoint.rows);
   }
 
   private async giveUp(jobId: string, error: Error): Promise<void> {

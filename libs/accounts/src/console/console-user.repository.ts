@@ -85,10 +85,22 @@ export class ConsoleUserRepository {
     return rows[0] ?? null;
   }
 
-  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    await this.db.query('UPDATE console_users SET password_hash = $2 WHERE id = $1', [
+  /**
+   * Sets the user's password and retires its unused sign-in links, in `manager`'s transaction:
+   * a link issued before a password change must not sign in after it.
+   */
+  async setPasswordHash(
+    manager: EntityManager,
+    userId: string,
+    passwordHash: string,
+  ): Promise<void> {
+    await manager.query('UPDATE console_users SET password_hash = $2 WHERE id = $1', [
       userId,
       passwordHash,
     ]);
+    await manager.query(
+      'DELETE FROM console_sign_in_links WHERE user_id = $1 AND used_at IS NULL',
+      [userId],
+    );
   }
 }

@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { AccountRepository } from '../account.repository';
 import { ConsoleUserRepository, type ConsoleUserRow } from './console-user.repository';
 import { DECOY_HASH, hashPassword, verifyPassword } from './password';
+import { PasswordHashPool, type HashTicket } from './password.pool';
 
 /** A console user as the console sees it. */
 export interface ConsoleUser {
@@ -55,6 +56,7 @@ export class ConsoleUsersService {
     private readonly db: DataSource,
     private readonly users: ConsoleUserRepository,
     private readonly accounts: AccountRepository,
+    private readonly hashes: PasswordHashPool,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -111,11 +113,20 @@ export class ConsoleUsersService {
     return row ? toUser(row) : null;
   }
 
-  /** The user for these credentials, or null; the same work is done for an unknown email. */
-  async authenticate(rawEmail: string, password: string): Promise<ConsoleUser | null> {
+  /**
+   * The user for these credentials, or null; the same work is done for an unknown email. The
+   * password is checked with `ticket`, room the caller took in the hash pool (PasswordHashPool).
+   */
+  async authenticate(
+    rawEmail: string,
+    password: string,
+    ticket: HashTicket,
+  ): Promise<ConsoleUser | null> {
     const email = rawEmail.trim().toLowerCase();
     const row = await this.users.findByEmail(email);
-    const ok = await verifyPassword(password, row?.password_hash ?? DECOY_HASH);
+    const ok = await verifyPassword(password, row?.password_hash ?? DECOY_HASH, (params) =>
+      ticket.derive(params),
+    );
     return ok && row?.password_hash ? toUser(row) : null;
   }
 
@@ -130,6 +141,8 @@ export class ConsoleUsersService {
         'validation_error',
         `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
       );
-    await this.users.setPasswordHash(userId, await hashPassword(password));
+    // From a signed-in session: the trusted lane. Links issued before stop working.
+    const hash = await hashPassword(password, (params) => this.hashes.derive(params, 'trusted'));
+    await this.db.transaction((m) => this.users.setPasswordHash(m, userId, hash));
   }
 }

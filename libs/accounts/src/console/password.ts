@@ -1,22 +1,23 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DeriveParams } from './password.pool';
 
 // OWASP's scrypt floor (N=2^17, r=8, p=1): about 128 MiB and a few hundred ms per hash, so
 // a stolen table is slow to attack. maxmem must allow 128·N·r bytes.
 const PARAMS = { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 } as const;
 const KEY_LENGTH = 32;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
-}
+/** Runs one scrypt derivation (PasswordHashPool.derive, in a worker thread). */
+export type Derive = (params: DeriveParams) => Promise<Buffer>;
 
 /** `scrypt$N$r$p$salt$hash` (base64url); the parameters travel with the hash. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, derive: Derive): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
+  const key = await derive({
+    password: password.normalize('NFKC'),
+    salt,
+    keyLength: KEY_LENGTH,
+    ...PARAMS,
+  });
   return [
     'scrypt',
     PARAMS.N,
@@ -28,11 +29,18 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 /** Constant-time comparison of a password with a stored hash; false for a malformed hash. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  derive: Derive,
+): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password, Buffer.from(salt, 'base64url'), {
+  const key = await derive({
+    password: password.normalize('NFKC'),
+    salt: Buffer.from(salt, 'base64url'),
+    keyLength: KEY_LENGTH,
     N: Number(n),
     r: Number(r),
     p: Number(p),

@@ -29,7 +29,28 @@ export function encodeChunk(
   mode: KeyMode = 'live',
   layout: ChunkLayout = {},
 ): Buffer {
-  const head = Buffer.from(
+  return chunk.rows.framed(headOf(jobId, type, chunk, mode, layout), TAIL);
+}
+
+/** The length of `encodeChunk`'s message, without writing it (the rows are not copied). */
+export function encodedChunkLength(
+  jobId: string,
+  type: BatchType,
+  chunk: RowChunk<JsonRows>,
+  mode: KeyMode = 'live',
+  layout: ChunkLayout = {},
+): number {
+  return headOf(jobId, type, chunk, mode, layout).length + chunk.rows.json.length + TAIL.length;
+}
+
+function headOf(
+  jobId: string,
+  type: BatchType,
+  chunk: RowChunk<JsonRows>,
+  mode: KeyMode,
+  layout: ChunkLayout,
+): Buffer {
+  return Buffer.from(
     `{"v":1,"jobId":${JSON.stringify(jobId)},"type":${JSON.stringify(type)},` +
       (mode === 'test' ? '"mode":"test",' : '') +
       (layout.fields === 'all' ? '"fields":"all",' : '') +
@@ -38,5 +59,4 @@ export function encodeChunk(
       `"chunkNo":${chunk.chunkNo},"firstRow":${chunk.firstRow},"rows":[`,
     'utf8',
   );
-  return chunk.rows.framed(head, TAIL);
 }

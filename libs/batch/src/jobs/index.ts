@@ -1,6 +1,6 @@
 export * from './batch-names';
 export * from './batch-messages';
-export { encodeChunk, type ChunkLayout } from './chunk-message.writer';
+export { encodeChunk, encodedChunkLength, type ChunkLayout } from './chunk-message.writer';
 export { JsonPairsCollector, JsonRows, JsonRowsCollector } from './json-rows';
 export type { BatchJobRecord } from './batch-job.record';
 export {

@@ -4,6 +4,11 @@ import { envBool, envInt, envList } from '../env-types';
 /** Batch engine settings: row bus, job queues, blob store, limits, signing. */
 export const batchSchema = z.object({
   ROW_BUS: z.enum(['memory', 'kafka']).default('memory'),
+  /**
+   * With ROW_BUS=memory, the bytes of chunk messages a topic holds before the splitter waits
+   * for the scorers (backpressure): the embedded default's memory follows this, not uploads.
+   */
+  ROW_BUS_MEMORY_MAX_BYTES: envInt(64 * 1024 * 1024),
   KAFKA_BROKERS: envList(),
   KAFKA_CLIENT_ID: z.string().min(1).default('verity'),
   /** Partitions of the chunk and progress topics, created with them at start (docs/operations.md, Kafka topics). */

@@ -12,6 +12,7 @@ import { TestMode1740000000000 } from './1740000000000-test-mode';
 import { TestUsage1740100000000 } from './1740100000000-test-usage';
 import { BatchInputFormat1740200000000 } from './1740200000000-batch-input-format';
 import { BatchSmtpProbe1740350000000 } from './1740350000000-batch-smtp-probe';
+import { RateLimitBuckets1740355000000 } from './1740355000000-rate-limit-buckets';
 import { VerifyHistory1741000000000 } from './1741000000000-verify-history';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
@@ -30,5 +31,6 @@ export const MIGRATIONS = [
   TestUsage1740100000000,
   BatchInputFormat1740200000000,
   BatchSmtpProbe1740350000000,
+  RateLimitBuckets1740355000000,
   VerifyHistory1741000000000,
 ];

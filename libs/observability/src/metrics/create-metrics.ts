@@ -55,6 +55,8 @@ import {
 } from './metric-catalogue';
 import {
   readSource,
+  type BusBacklog,
+  type BusBacklogSource,
   type ConsumerLag,
   type DataAgeSource,
   type DataSourceAge,
@@ -144,6 +146,8 @@ export interface VerityMetrics {
   recordHttpRequest(method: string, route: string, status: number, seconds: number): void;
   /** Sets (or clears) the scrape-time reader of `verity_kafka_consumer_lag`. */
   setLagSource(source: LagSource | undefined): void;
+  /** Sets (or clears) the scrape-time reader of `verity_row_bus_backlog_bytes`. */
+  setBusBacklogSource(source: BusBacklogSource | undefined): void;
   /** Sets (or clears) the scrape-time reader of `verity_data_source_age_seconds`. */
   setDataAgeSource(source: DataAgeSource | undefined): void;
   /** Sets (or clears) the scrape-time reader of `verity_data_source_loaded`. */
@@ -314,6 +318,12 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     deadline,
     (g, row) => g.set({ group: row.group, topic: row.topic }, row.lag),
   );
+  const backlog = sourcedGauge<'topic', BusBacklog>(
+    registry,
+    'verity_row_bus_backlog_bytes',
+    deadline,
+    (g, row) => g.set({ topic: row.topic }, row.bytes),
+  );
   const age = sourcedGauge<'source', DataSourceAge>(
     registry,
     'verity_data_source_age_seconds',
@@ -378,6 +388,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): VerityMetrics {
     recordHttpRequest: (method, route, status, seconds) =>
       http.record(method, route, status, seconds),
     setLagSource: (source) => lag.set(source),
+    setBusBacklogSource: (source) => backlog.set(source),
     setDataAgeSource: (source) => age.set(source),
     setDataStateSource: (source) => state.set(source),
     setReadinessSource: (source) => readiness.set(source),

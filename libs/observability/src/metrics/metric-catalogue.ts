@@ -126,6 +126,12 @@ export const METRIC_CATALOGUE = [
     labels: ['group', 'topic'],
   },
   {
+    name: 'verity_row_bus_backlog_bytes',
+    type: 'gauge',
+    help: 'Bytes of messages the in-process row bus (ROW_BUS=memory) holds for its consumers, by topic; a publish waits while a topic holds ROW_BUS_MEMORY_MAX_BYTES.',
+    labels: ['topic'],
+  },
+  {
     name: 'verity_dns_queries_total',
     type: 'counter',
     help: 'DNS queries sent upstream, by outcome.',

@@ -10,6 +10,15 @@ export interface ConsumerLag {
 /** Reads consumer lag at scrape time (e.g. kafkajs admin offsets); the row bus provides it. */
 export type LagSource = () => Promise<readonly ConsumerLag[]>;
 
+/** Bytes the in-process row bus holds for one topic. */
+export interface BusBacklog {
+  readonly topic: string;
+  readonly bytes: number;
+}
+
+/** Reads the in-process row bus's backlog at scrape time (MemoryRowBus.backlog). */
+export type BusBacklogSource = () => readonly BusBacklog[];
+
 /** Age of one loaded data set. `source` is a fixed data-set name, e.g. `disposable_domains`. */
 export interface DataSourceAge {
   readonly source: string;

@@ -32,21 +32,64 @@ class PartitionLog {
     return offset < this.base ? undefined : this.messages[offset - this.base];
   }
 
-  /** Forgets every message below `offset`. */
-  trimTo(offset: number): void {
-    if (offset <= this.base) return;
+  /** Forgets every message below `offset`; the bytes of their values. */
+  trimTo(offset: number): number {
+    if (offset <= this.base) return 0;
+    const dropped = this.messages.slice(0, offset - this.base);
     this.messages = this.messages.slice(offset - this.base);
     this.base = offset;
+    return dropped.reduce((n, m) => n + m.value.length, 0);
   }
 }
 
-/** One topic: a log per partition and the loops waiting for new messages. */
+/** A publish waiting for room in its topic's backlog. */
+interface WaitingPublish {
+  bytes: number;
+  admit: () => void;
+  refuse: (error: Error) => void;
+}
+
+/** One topic: a log per partition, the loops waiting for new messages, and its backlog. */
 class MemoryTopic {
   readonly logs: PartitionLog[] = [];
   readonly groups = new Map<string, MemoryGroup>();
   private waiters = new Set<() => void>();
+  /** Bytes of the message values held (published, not yet committed by every group). */
+  backlogBytes = 0;
+  /** Publishes waiting for room, in order. */
+  readonly publishers: WaitingPublish[] = [];
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    private readonly maxBacklogBytes: number,
+  ) {}
+
+  /**
+   * Takes room for `bytes` more in the backlog: at once when they fit (or when nothing is held,
+   * so a batch larger than the limit still goes), else once consumers have committed enough.
+   * Publishes are admitted in the order they arrived.
+   */
+  room(bytes: number): Promise<void> {
+    if (this.publishers.length === 0 && this.fits(bytes)) {
+      this.backlogBytes += bytes;
+      return Promise.resolve();
+    }
+    return new Promise((admit, refuse) => this.publishers.push({ bytes, admit, refuse }));
+  }
+
+  private fits(bytes: number): boolean {
+    return this.backlogBytes === 0 || this.backlogBytes + bytes <= this.maxBacklogBytes;
+  }
+
+  /** Admits the waiting publishes that fit now, in order. */
+  private admitWaiting(): void {
+    while (this.publishers.length > 0 && this.fits(this.publishers[0].bytes)) {
+      const next = this.publishers.shift()!;
+      // Counted now, so the next waiter sees the room this one takes.
+      this.backlogBytes += next.bytes;
+      next.admit();
+    }
+  }
 
   wait(): { promise: Promise<void>; wake: () => void } {
     let wake!: () => void;
@@ -69,7 +112,10 @@ class MemoryTopic {
     if (this.groups.size === 0) return;
     let low = Infinity;
     for (const group of this.groups.values()) low = Math.min(low, group.committed[p] ?? 0);
-    this.logs[p].trimTo(low);
+    const freed = this.logs[p].trimTo(low);
+    if (freed === 0) return;
+    this.backlogBytes -= freed;
+    this.admitWaiting();
   }
 }
 
@@ -223,20 +269,38 @@ class MemoryConsumer implements Subscription {
   }
 }
 
+/** The default backlog of one topic: ROW_BUS_MEMORY_MAX_BYTES's default. */
+export const MEMORY_BUS_MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
+
+/** A topic's backlog as verity_row_bus_backlog_bytes reports it. */
+export interface TopicBacklog {
+  topic: string;
+  bytes: number;
+}
+
 /**
  * In-process RowBus with Kafka's rules (partitions, group offsets, at-least-once redelivery,
  * partitions shared by the members of a group and handed over on join/leave). Messages live
  * only as long as the process: it is for the single-process mode and for tests.
+ *
+ * What it holds is bounded: a topic keeps at most `maxBacklogBytes` of message values that not
+ * every group has committed, and a publish that would exceed it waits until consumers have
+ * committed enough (backpressure: the splitter of an upload then reads no faster than the
+ * scorers score). So the process's memory follows this setting, not the size or number of
+ * uploads. Kafka keeps its backlog on the brokers' disks and needs no such bound.
  */
 export class MemoryRowBus implements RowBus {
   readonly durable = false;
   private readonly topics = new Map<string, MemoryTopic>();
   private readonly subscriptions = new Set<MemoryConsumer>();
+  private closed = false;
+
+  constructor(private readonly maxBacklogBytes = MEMORY_BUS_MAX_BACKLOG_BYTES) {}
 
   ensureTopic(topic: string, partitions: number): Promise<void> {
     let t = this.topics.get(topic);
     if (!t) {
-      t = new MemoryTopic(topic);
+      t = new MemoryTopic(topic, this.maxBacklogBytes);
       this.topics.set(topic, t);
     }
     while (t.logs.length < partitions) t.logs.push(new PartitionLog());
@@ -246,6 +310,7 @@ export class MemoryRowBus implements RowBus {
 
   async publish(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
     await Promise.resolve();
+    if (this.closed) throw new Error('the row bus is closed');
     const t = this.requireTopic(topic);
     const n = t.logs.length;
     for (const m of messages) {
@@ -253,6 +318,7 @@ export class MemoryRowBus implements RowBus {
         throw new RangeError(`topic ${topic} has no partition ${m.partition}`);
       }
     }
+    await t.room(messages.reduce((bytes, m) => bytes + m.value.length, 0));
     for (const m of messages) {
       const p = m.partition ?? hashKey(m.key) % n;
       // Copy: a caller reusing its buffer must not change what was "durably" published.
@@ -300,11 +366,20 @@ export class MemoryRowBus implements RowBus {
     return this.requireTopic(topic).logs.reduce((n, log) => n + log.messages.length, 0);
   }
 
+  /** Bytes of message values each topic holds (verity_row_bus_backlog_bytes). */
+  backlog(): TopicBacklog[] {
+    return [...this.topics.values()].map((t) => ({ topic: t.name, bytes: t.backlogBytes }));
+  }
+
   ping(): Promise<void> {
     return Promise.resolve();
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.topics.values())
+      for (const waiting of t.publishers.splice(0))
+        waiting.refuse(new Error('the row bus is closed'));
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
   }
 

@@ -21,13 +21,17 @@ function required<T>(value: T | undefined, name: string): T {
 export function createRowBus(
   config: Pick<
     AppConfig,
-    'ROW_BUS' | 'KAFKA_BROKERS' | 'KAFKA_CLIENT_ID' | 'KAFKA_REPLICATION_FACTOR'
+    | 'ROW_BUS'
+    | 'ROW_BUS_MEMORY_MAX_BYTES'
+    | 'KAFKA_BROKERS'
+    | 'KAFKA_CLIENT_ID'
+    | 'KAFKA_REPLICATION_FACTOR'
   >,
   logger?: Logger,
 ): RowBus {
   switch (config.ROW_BUS) {
     case 'memory':
-      return new MemoryRowBus();
+      return new MemoryRowBus(config.ROW_BUS_MEMORY_MAX_BYTES);
     case 'kafka':
       return new KafkaRowBus({
         brokers: config.KAFKA_BROKERS,

@@ -7,6 +7,12 @@ rowBusContract('memory', {
   dispose: (bus) => bus.close(),
 });
 
+// The same contract with a backlog so small that publishes wait for the consumers.
+rowBusContract('memory, 256 KiB backlog', {
+  create: () => Promise.resolve(new MemoryRowBus(256 * 1024)),
+  dispose: (bus) => bus.close(),
+});
+
 const kafka = backendGate('KAFKA_BROKERS');
 rowBusContract(
   'kafka',

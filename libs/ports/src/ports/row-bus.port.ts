@@ -60,7 +60,11 @@ export interface RowBus {
   readonly durable: boolean;
   /** Creates the topic, or grows it to `partitions` if it has fewer. */
   ensureTopic(topic: string, partitions: number): Promise<void>;
-  /** Appends messages; resolves once they are durably accepted. */
+  /**
+   * Appends messages; resolves once they are durably accepted. A bus that holds its backlog in
+   * this process's memory bounds it: the publish then waits until consumers have committed
+   * enough (backpressure). Nothing is dropped and order is kept either way.
+   */
   publish(topic: string, messages: readonly OutgoingMessage[]): Promise<void>;
   /** Joins `group` on `topic`; resolves once the consumer has its first partition assignment. */
   consume(
