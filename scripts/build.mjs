@@ -2,7 +2,7 @@
 // `npm run build`: compiles to dist/ (tsc, tsc-alias), builds the client package (libs/client/dist)
 // and bundles the console (scripts/build-console.mjs); skipped when nothing it reads has changed
 // since the last complete build, so `npm start` and `npm test` start at once on an unchanged tree.
-// The fingerprint is a hash of every file under the source folders plus the root manifests and
+// Outputs whose source file is gone are removed first. The fingerprint is a hash of every file under the source folders plus the root manifests and
 // the installed TypeScript; it is written (dist/.build-fingerprint) only after every step has
 // passed. `--force` builds anyway.
 import { spawnSync } from 'node:child_process';
@@ -45,6 +45,23 @@ function fingerprint() {
   return hash.digest('hex');
 }
 
+/**
+ * Removes what tsc once wrote for a source file that is gone (tsc never deletes): a spec
+ * deleted or renamed would otherwise still run from dist/.
+ */
+function pruneOrphans() {
+  for (const dir of SOURCES) {
+    const out = join(root, 'dist', dir);
+    if (!existsSync(out)) continue;
+    for (const file of walk(out, [])) {
+      const stem = /^(.*)\.(js|js\.map|d\.ts)$/.exec(relative(join(root, 'dist'), file))?.[1];
+      if (stem === undefined) continue;
+      if (!existsSync(join(root, `${stem}.ts`)) && !existsSync(join(root, `${stem}.tsx`)))
+        rmSync(file);
+    }
+  }
+}
+
 function run(args) {
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
@@ -58,6 +75,7 @@ if (built === wanted && !process.argv.includes('--force')) {
   process.exit(0);
 }
 rmSync(stampFile, { force: true });
+pruneOrphans();
 const bin = (name) => join(root, 'node_modules', name);
 run([bin('typescript/bin/tsc'), '-p', 'tsconfig.json']);
 run([bin('tsc-alias/dist/bin/index.js'), '-p', 'tsconfig.json']);
