@@ -33,7 +33,7 @@ export function App() {
   useEffect(() => {
     if (path === '/sign-in') return;
     if (session) return;
-    api<ConsoleSessionView>('GET', '/session')
+    api('session')
       .then((s) => {
         setCsrfToken(s.csrf_token);
         setSession(s);
@@ -64,7 +64,7 @@ export function App() {
     );
 
   const signOut = async () => {
-    await api('POST', '/auth/logout').catch(() => undefined);
+    await api('logout').catch(() => undefined);
     setSession(undefined);
     navigate('/sign-in');
   };
