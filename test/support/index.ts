@@ -20,6 +20,7 @@ export {
 } from './outage-services';
 export * from './contracts/blob-store.contract';
 export * from './contracts/contract-helpers';
+export * from './contracts/history-store.contract';
 export * from './contracts/job-queue.contract';
 export * from './contracts/rate-limit-store.contract';
 export * from './contracts/row-bus.contract';
@@ -28,6 +29,9 @@ export * from './hlr/hlr-lookups.fake-server';
 export * from './ip-data/maxmind-fixtures';
 export * from './quality/email.typo.quality';
 export * from './properties/fraud.generators';
+export * from './history/signup-stream';
+export * from './history/detection';
+export * from './history/signup-simulation';
 export { SeededRandom } from './seeded-random';
 export { startHttpProxy, type HttpProxy, type HttpProxyHooks } from './http-proxy';
 export * from './contracts/mail-host-limiter.contract';

@@ -6,6 +6,7 @@ import { AccountPage } from './pages/account';
 import { BatchPage } from './pages/batch';
 import { BillingPage } from './pages/billing';
 import { KeysPage } from './pages/keys';
+import { OutcomesPage } from './pages/outcomes';
 import { OverviewPage } from './pages/overview';
 import { PlaygroundPage } from './pages/playground';
 import { SignInPage } from './pages/sign-in';
@@ -19,6 +20,7 @@ const PAGES = [
   { path: '/billing', title: 'Billing', Page: BillingPage },
   { path: '/webhooks', title: 'Webhooks', Page: WebhooksPage },
   { path: '/playground', title: 'Playground', Page: PlaygroundPage },
+  { path: '/outcomes', title: 'Outcomes', Page: OutcomesPage },
   { path: '/account', title: 'Account', Page: AccountPage },
 ] as const;
 

@@ -3,3 +3,4 @@ export * from './requests';
 export * from './responses';
 export * from './openapi-components';
 export * from './console';
+export * from './feedback.schemas';

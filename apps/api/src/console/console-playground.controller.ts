@@ -11,6 +11,7 @@ import {
   type PhoneValidateRequest,
   type VerifyRequest,
 } from '@verity/contracts';
+import { VerifyHistory } from '@verity/history';
 import { ENGINES, type Engines } from '@verity/platform';
 import { BillingService } from '../billing/billing.service';
 import { runVerify } from '../controllers/verify.work';
@@ -28,6 +29,7 @@ export class ConsolePlaygroundController {
   constructor(
     @Inject(ENGINES) private readonly engines: Engines,
     private readonly billing: BillingService,
+    private readonly history: VerifyHistory,
   ) {}
 
   @Post('email')
@@ -80,7 +82,7 @@ export class ConsolePlaygroundController {
     @Query('explain') explain: string | undefined,
   ) {
     return this.billing.charge(request.principal!, 'verify', request.id, () =>
-      runVerify(this.engines, body, explain === 'true'),
+      runVerify(this.engines, this.history, request.principal!, body, explain === 'true'),
     );
   }
 }

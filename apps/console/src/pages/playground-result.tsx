@@ -71,6 +71,8 @@ function describe(kind: PlaygroundKind, result: unknown): View {
       if (verify.email) groups.push(['Email', emailFacts(verify.email)]);
       if (verify.phone) groups.push(['Phone', phoneFacts(verify.phone)]);
       if (verify.ip) groups.push(['IP address', ipFacts(verify.ip)]);
+      // The id to report the call's outcome with on the Outcomes page.
+      groups.push(['Call', [['request_id', verify.request_id]]]);
       return {
         verdict: `${capital(verify.risk)} risk · fraud score ${verify.fraud_score}/100`,
         reasons: verify.reasons ?? [],
