@@ -20,6 +20,7 @@ export {
 } from './batch-jobs.service';
 export { BatchJobsModule } from './batch-jobs.module';
 export { SigningSecretProvider } from './signing-secret.provider';
+export { SettingsRepository } from './settings.repository';
 export { processedRowsOf, resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';
 export { JobFinisher } from './job-finisher';
 export { decodeJobCursor, encodeJobCursor } from './job-cursor';

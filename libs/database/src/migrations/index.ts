@@ -13,6 +13,7 @@ import { TestUsage1740100000000 } from './1740100000000-test-usage';
 import { BatchInputFormat1740200000000 } from './1740200000000-batch-input-format';
 import { BatchSmtpProbe1740350000000 } from './1740350000000-batch-smtp-probe';
 import { RateLimitBuckets1740355000000 } from './1740355000000-rate-limit-buckets';
+import { VerifyHistory1741000000000 } from './1741000000000-verify-history';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   BatchInputFormat1740200000000,
   BatchSmtpProbe1740350000000,
   RateLimitBuckets1740355000000,
+  VerifyHistory1741000000000,
 ];
