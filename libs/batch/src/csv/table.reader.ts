@@ -126,7 +126,10 @@ export class TableReader {
     return this.bytes;
   }
 
-  /** 0-based index of the chosen column; -1 until the first record has been read. */
+  /**
+   * 0-based index of the chosen column; -1 until the first record has been read (0 from the
+   * start for the single-column file).
+   */
   get columnIndex(): number {
     return this.col;
   }
