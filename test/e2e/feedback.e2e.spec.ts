@@ -1,6 +1,7 @@
 // POST /v1/feedback, GET /v1/feedback/stats and the history in verify answers, over HTTP on the
 // embedded history store; a second API instance on the same database finds older calls in
-// verify_calls and restores report weights at boot (docs/history.md).
+// verify_calls, replays them into its store and restores report weights at boot
+// (docs/history.md).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiKeysService } from '@verity/accounts';
@@ -291,6 +292,10 @@ describe('feedback and the history in verify answers', () => {
       const client = second.client.withKey(liveKey);
       const restored = await verify(client, { phone: '+447400100008' });
       assert.equal(points(restored).phone_reported_fraud, 30, 'weights restored at boot');
+      // The calls of the first instance were replayed into the second's in-process store.
+      const replayed = await verify(client, { email: 'ring6@example.com', ip: '86.130.2.2' });
+      assert.deepEqual(replayed.history.ip!.linked, { '1h': 7, '24h': 7, '30d': 7 });
+      assert.equal(replayed.history.ip!.calls, 7);
       const res = await report(client, { request_id: written.request_id, outcome: 'legitimate' });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body.values, ['email', 'ip', 'subnet']);

@@ -36,6 +36,7 @@ export * from './history/signup-simulation';
 export { SeededRandom } from './seeded-random';
 export { startHttpProxy, type HttpProxy, type HttpProxyHooks } from './http-proxy';
 export * from './contracts/mail-host-limiter.contract';
+export * from './smtp/held-job-world';
 export * from './smtp/mail-host.server';
 export * from './smtp/mail-world';
 export * from './smtp/standard-world';

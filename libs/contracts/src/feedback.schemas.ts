@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { check, type Same } from './same-type';
 import { KEY_MODES } from './account';
 import { RISK_LEVELS } from './results';
 import { emailValidateRequest, ipIntelRequest, phoneValidateRequest } from './requests';
@@ -123,8 +124,6 @@ export const feedbackStatsSchema = z.object({
   reasons: z.array(reasonStatsSchema).describe('Most frequent first'),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const check = <T extends true>(_: T) => undefined;
 check<Same<z.infer<typeof feedbackResultSchema>, FeedbackResult>>(true);
 check<Same<z.infer<typeof valueHistorySchema>, ValueHistoryView>>(true);
 check<Same<z.infer<typeof verifyHistorySchema>, VerifyHistoryView>>(true);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { check, type Same } from './same-type';
 import { DELIVERABILITY, HLR_STATUSES, IP_LIST_KINDS, LINE_TYPES, RISK_LEVELS } from './results';
 import type { EmailResult, IpListEvidence, IpResult, PhoneResult, VerifyResult } from './results';
 import { verifyHistorySchema } from './feedback.schemas';
@@ -226,8 +227,6 @@ export const accountCreditsSchema = z.object({
   credits_balance: z.number().int(),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const check = <T extends true>(_: T) => undefined;
 check<Same<Omit<z.infer<typeof emailResultSchema>, 'mailbox'>, EmailResult>>(true);
 check<Same<z.infer<typeof phoneResultSchema>, PhoneResult>>(true);
 check<Same<Omit<z.infer<typeof ipResultSchema>, 'lists'>, IpResult>>(true);

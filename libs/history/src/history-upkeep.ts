@@ -15,6 +15,7 @@ import { VerifyFeedbackRepository, type ReportWeightRow } from './db/verify-feed
 import { retentionStart } from './history-policy';
 import { HISTORY_POLICY, HISTORY_STORE } from './history.tokens';
 import type { HistoryStore, HistoryStorePolicy } from './store/history-store.port';
+import { observedValues } from './values/observed-values';
 import { scopeId } from './values/value-keys';
 
 /** How often expired calls and reports are deleted. */
@@ -23,9 +24,10 @@ const SWEEP_EVERY_MS = 3_600_000;
 const FIRST_SWEEP_MS = 60_000;
 
 /**
- * The history's life around the calls (docs/history.md, "Retention", "Restarts"): at boot the
- * report weights come back from verify_feedback into store values that lack them (all of them
- * after an embedded restart, those lost by a Redis that lost its data); every hour calls and
+ * The history's life around the calls (docs/history.md, "Retention", "Restarts"): at boot an
+ * in-process store gets the recent calls of verify_calls replayed into it, and the report
+ * weights come back from verify_feedback into store values that lack them (all of them after
+ * an embedded restart, those lost by a Redis that lost its data); every hour calls and
  * reports older than the retention are deleted; at shutdown the call log writes what it holds.
  */
 @Injectable()
@@ -43,9 +45,13 @@ export class HistoryUpkeep implements OnModuleInit, OnApplicationBootstrap, OnAp
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null,
   ) {}
 
-  /** Restores report weights before the first call is scored. */
+  /**
+   * Before the first call is scored: replays the recent calls into a store that starts empty
+   * (velocity, first sightings), then restores report weights.
+   */
   async onModuleInit(): Promise<void> {
     const now = Date.now();
+    if (!this.store.survivesRestart) await this.replayCalls(now);
     const rows = await this.reports.reportWeights(
       now,
       this.policy.halfLifeMs,
@@ -59,6 +65,31 @@ export class HistoryUpkeep implements OnModuleInit, OnApplicationBootstrap, OnAp
       else byScope.set(scope, [row]);
     }
     for (const [scope, states] of byScope) await this.store.restore(scope, states, now);
+  }
+
+  /**
+   * Feeds the store the calls of the retention period, oldest first, as they were observed: at
+   * most a quarter of HISTORY_MEMORY_MAX_ENTRIES calls (four values each), the newest.
+   */
+  private async replayCalls(now: number): Promise<void> {
+    const started = Date.now();
+    const limit = Math.max(1, Math.floor(this.config.HISTORY_MEMORY_MAX_ENTRIES / 4));
+    let replayed = 0;
+    for await (const page of this.calls.recentCalls(retentionStart(this.config, now), limit)) {
+      for (const call of page) {
+        const { observed } = observedValues(call.values);
+        await this.store.observe(scopeId(call.scope), call.at, observed, {
+          requestId: call.requestId,
+          values: call.values,
+        });
+      }
+      replayed += page.length;
+    }
+    if (replayed > 0)
+      this.logger?.info(
+        { calls: replayed, duration_ms: Date.now() - started },
+        'history: recent verify calls replayed into the in-process store',
+      );
   }
 
   onApplicationBootstrap(): void {

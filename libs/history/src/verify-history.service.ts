@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { HISTORY_VALUES, type HistoryValue, type VerifyHistoryView } from '@verity/contracts';
+import { HISTORY_VALUES, type VerifyHistoryView } from '@verity/contracts';
 import type { FraudHistory, FraudScore, ValueHistory } from '@verity/validation';
 import { CallLog } from './calls/call-log';
 import { HISTORY_POLICY, HISTORY_STORE } from './history.tokens';
@@ -7,10 +7,10 @@ import type {
   CallValues,
   HistoryStore,
   HistoryStorePolicy,
-  ObservedValue,
   StoredValue,
 } from './store/history-store.port';
 import { decayed } from './store/report-weight';
+import { observedValues } from './values/observed-values';
 import {
   ValueKeys,
   recordedInputs,
@@ -52,20 +52,7 @@ export class VerifyHistory {
     at: number,
   ): Promise<ObservedCall> {
     const values = this.keys.of(scope, valueTexts(recordedInputs(scope, inputs)));
-    // An IP or /24 links the email, or the phone for a call without one; a phone links the email.
-    const member = values.email ?? values.phone ?? null;
-    const kinds: HistoryValue[] = [];
-    const observed: ObservedValue[] = [];
-    const add = (kind: HistoryValue, linked: boolean, linkedMember: string | null) => {
-      const key = values[kind];
-      if (key === undefined) return;
-      kinds.push(kind);
-      observed.push({ key, linked, member: linkedMember });
-    };
-    add('email', false, null);
-    add('phone', true, values.email ?? null);
-    add('ip', true, member);
-    add('subnet', true, member);
+    const { kinds, observed } = observedValues(values);
     const stored = await this.store.observe(scopeId(scope), at, observed, { requestId, values });
     const history: FraudHistory = {};
     kinds.forEach((kind, i) => (history[kind] = this.valueHistory(stored[i], at)));

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -11,11 +11,12 @@ import { FeedbackService, FeedbackStatsService } from '@verity/history';
 import { ENGINES, type Engines } from '@verity/platform';
 import { reportFeedback } from '../controllers/feedback.work';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { ConsoleRoute, CONSOLE_CONTROLLER_PATH } from './console-route';
 import { ConsoleSessionGuard } from './console-session.guard';
 
 /** The Outcomes page: report an outcome and read what the live outcomes say (docs/console.md). */
 @ApiExcludeController()
-@Controller('console/api/feedback')
+@Controller(CONSOLE_CONTROLLER_PATH)
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleFeedbackController {
   constructor(
@@ -24,7 +25,7 @@ export class ConsoleFeedbackController {
     private readonly statistics: FeedbackStatsService,
   ) {}
 
-  @Post()
+  @ConsoleRoute('reportOutcome')
   @HttpCode(200)
   report(
     @Req() request: FastifyRequest,
@@ -33,7 +34,7 @@ export class ConsoleFeedbackController {
     return reportFeedback(this.feedback, this.engines, request.principal!, body);
   }
 
-  @Get('stats')
+  @ConsoleRoute('outcomeStats')
   stats(@Req() request: FastifyRequest): Promise<FeedbackStats> {
     return this.statistics.stats(request.principal!);
   }

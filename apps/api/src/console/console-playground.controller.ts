@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -16,6 +16,7 @@ import { ENGINES, type Engines } from '@verity/platform';
 import { BillingService } from '../billing/billing.service';
 import { runVerify } from '../controllers/verify.work';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { ConsoleRoute, CONSOLE_CONTROLLER_PATH } from './console-route';
 import { ConsoleSessionGuard } from './console-session.guard';
 
 /**
@@ -23,7 +24,7 @@ import { ConsoleSessionGuard } from './console-session.guard';
  * /v1 (charged and counted in usage on the console's key), answering the API's JSON.
  */
 @ApiExcludeController()
-@Controller('console/api/playground')
+@Controller(CONSOLE_CONTROLLER_PATH)
 @UseGuards(ConsoleSessionGuard)
 export class ConsolePlaygroundController {
   constructor(
@@ -32,7 +33,7 @@ export class ConsolePlaygroundController {
     private readonly history: VerifyHistory,
   ) {}
 
-  @Post('email')
+  @ConsoleRoute('playgroundEmail')
   @HttpCode(200)
   validateEmail(
     @Req() request: FastifyRequest,
@@ -43,7 +44,7 @@ export class ConsolePlaygroundController {
     );
   }
 
-  @Post('phone')
+  @ConsoleRoute('playgroundPhone')
   @HttpCode(200)
   validatePhone(
     @Req() request: FastifyRequest,
@@ -63,7 +64,7 @@ export class ConsolePlaygroundController {
     );
   }
 
-  @Post('ip')
+  @ConsoleRoute('playgroundIp')
   @HttpCode(200)
   intel(
     @Req() request: FastifyRequest,
@@ -74,7 +75,7 @@ export class ConsolePlaygroundController {
     );
   }
 
-  @Post('verify')
+  @ConsoleRoute('playgroundVerify')
   @HttpCode(200)
   verify(
     @Req() request: FastifyRequest,

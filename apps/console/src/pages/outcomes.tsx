@@ -1,10 +1,5 @@
 import { useState } from 'preact/hooks';
-import type {
-  FeedbackOutcome,
-  FeedbackResult,
-  FeedbackStats,
-  HistoryValue,
-} from '@verity/contracts/feedback';
+import type { FeedbackOutcome, FeedbackStats, HistoryValue } from '@verity/contracts/feedback';
 import { api } from '../api';
 import { ReliabilityChart } from '../components/reliability-chart';
 import { Empty, ErrorNote, Loading } from '../components/states';
@@ -22,7 +17,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 /** Report how verify calls turned out, and what the live outcomes say about the scores. */
 export function OutcomesPage() {
-  const stats = useLoad(() => api<FeedbackStats>('GET', '/feedback/stats'));
+  const stats = useLoad(() => api('outcomeStats'));
   return (
     <>
       <Learned stats={stats.value} error={stats.error} />
@@ -178,7 +173,7 @@ function ReportForm({ onReported }: { onReported: () => void }) {
     setBusy(true);
     setError(null);
     setNotice(null);
-    api<FeedbackResult>('POST', '/feedback', body)
+    api('reportOutcome', { body })
       .then((r) => {
         const values = r.values.map((v) => VALUE_NAMES[v]).join(', ');
         setNotice(

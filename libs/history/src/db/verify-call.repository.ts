@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { KeyMode } from '@verity/contracts';
 import { VerifyCallEntity } from '@verity/database';
 import type { CallValues } from '../store/history-store.port';
 import type { HistoryScope } from '../values/value-keys';
@@ -50,6 +51,40 @@ function columns(encoded: readonly string[]): unknown[][] {
 
 /** Rows deleted per retention statement, so one sweep never holds a long lock. */
 const DELETE_BATCH = 10_000;
+/** Rows read per statement of the replay at boot. */
+const REPLAY_PAGE = 5_000;
+
+/** One stored call as the replay at boot reads it. */
+export interface ReplayedCall {
+  requestId: string;
+  scope: HistoryScope;
+  at: number;
+  values: CallValues;
+}
+
+/** A row of the replay's statement. */
+interface ReplayRow {
+  requestId: string;
+  accountId: string;
+  mode: KeyMode;
+  at: number;
+  cursor: string;
+  email: string | null;
+  phone: string | null;
+  ip: string | null;
+  subnet: string | null;
+}
+
+function valuesOfRow(
+  row: Pick<VerifyCallEntity, 'emailHash' | 'phoneHash' | 'ipHash' | 'subnetHash'>,
+): CallValues {
+  const values: CallValues = {};
+  if (row.emailHash) values.email = row.emailHash;
+  if (row.phoneHash) values.phone = row.phoneHash;
+  if (row.ipHash) values.ip = row.ipHash;
+  if (row.subnetHash) values.subnet = row.subnetHash;
+  return values;
+}
 
 /** The verify_calls table: each verify call's HMACs and score (docs/history.md). */
 @Injectable()
@@ -84,13 +119,61 @@ export class VerifyCallRepository {
       accountId: scope.accountId,
       mode: scope.mode,
     });
-    if (!row) return null;
-    const values: CallValues = {};
-    if (row.emailHash) values.email = row.emailHash;
-    if (row.phoneHash) values.phone = row.phoneHash;
-    if (row.ipHash) values.ip = row.ipHash;
-    if (row.subnetHash) values.subnet = row.subnetHash;
-    return values;
+    return row ? valuesOfRow(row) : null;
+  }
+
+  /**
+   * The newest `limit` calls made since `since`, oldest first, a page at a time: what the replay
+   * at boot feeds an empty store. The keyset is created_at as PostgreSQL's own text (a Date
+   * would cut its microseconds and read a row twice) and request_id.
+   */
+  async *recentCalls(since: Date, limit: number): AsyncGenerator<ReplayedCall[]> {
+    const repo = this.db.getRepository(VerifyCallEntity);
+    // Where the newest `limit` calls begin, when there are more since `since`.
+    const boundary = await repo
+      .createQueryBuilder('c')
+      .select('c.created_at::text', 'at')
+      .where('c.created_at >= :since', { since })
+      .orderBy('c.created_at', 'DESC')
+      .offset(limit - 1)
+      .limit(1)
+      .getRawOne<{ at: string }>();
+    let after: { at: string; id: string } | null = null;
+    for (;;) {
+      const query = repo
+        .createQueryBuilder('c')
+        .select('c.request_id', 'requestId')
+        .addSelect('c.account_id', 'accountId')
+        .addSelect('c.mode', 'mode')
+        .addSelect('(extract(epoch FROM c.created_at) * 1000)::float8', 'at')
+        .addSelect('c.created_at::text', 'cursor')
+        .addSelect('c.email_hash', 'email')
+        .addSelect('c.phone_hash', 'phone')
+        .addSelect('c.ip_hash', 'ip')
+        .addSelect('c.subnet_hash', 'subnet')
+        .where('c.created_at >= :from::timestamptz', { from: boundary?.at ?? since.toISOString() })
+        .orderBy('c.created_at', 'ASC')
+        .addOrderBy('c.request_id', 'ASC')
+        .limit(REPLAY_PAGE);
+      if (after)
+        query.andWhere('(c.created_at, c.request_id) > (:at::timestamptz, :id::uuid)', after);
+      const rows = await query.getRawMany<ReplayRow>();
+      if (rows.length === 0) return;
+      yield rows.map((row) => ({
+        requestId: row.requestId,
+        scope: { accountId: row.accountId, mode: row.mode },
+        at: Math.round(row.at),
+        values: valuesOfRow({
+          emailHash: row.email,
+          phoneHash: row.phone,
+          ipHash: row.ip,
+          subnetHash: row.subnet,
+        }),
+      }));
+      const last = rows[rows.length - 1];
+      after = { at: last.cursor, id: last.requestId };
+      if (rows.length < REPLAY_PAGE) return;
+    }
   }
 
   /** Deletes calls made before `cutoff`, a batch at a time; answers how many went. */

@@ -69,6 +69,11 @@ export interface HistoryStorePolicy {
  */
 export interface HistoryStore {
   /**
+   * False for a store that starts empty with its process (memory): HistoryUpkeep then replays
+   * the recent calls of verify_calls into it at boot, so a restart forgets no velocity.
+   */
+  readonly survivesRestart: boolean;
+  /**
    * Records one call at `at` (ms): each value's sighting and members, and the call's values
    * under its request_id; answers each value as it stands after the call, in order.
    */

@@ -59,6 +59,7 @@ export interface MemoryHistoryLimits {
  * HistoryUpkeep). Values are held per scope, so a call's lookups hash only the values' own keys.
  */
 export class MemoryHistoryStore implements HistoryStore {
+  readonly survivesRestart = false;
   private readonly scopes = new Map<string, Map<string, Entry>>();
   /**
    * Recent calls by request_id in two generations: a call is written to `recent`, which becomes

@@ -89,6 +89,7 @@ const RESTORE_BATCH = 500;
  * (one round trip), counts and report weights as every instance sees them.
  */
 export class RedisHistoryStore implements HistoryStore {
+  readonly survivesRestart = true;
   private readonly redis: Redis;
 
   constructor(
