@@ -192,10 +192,11 @@ distributedSuite(
       ['Redis', () => redis, 'redis', false],
     ] as const) {
       it(`${name} stopped for 10 s mid-job: same bytes, charged once; the API answers 503 + Retry-After, free, counted as ${dependency}`, async (t) => {
-        const id = await submitAndFreezeMidJob(cluster, input);
-        const credits = await balance(cluster);
+        // Read before the scorers are frozen: a stopped process answers no scrape.
         const countsBefore = await outageCounts(cluster);
         const marks = await logMarks(cluster);
+        const id = await submitAndFreezeMidJob(cluster, input);
+        const credits = await balance(cluster);
         await service().stop();
         const stoppedAt = Date.now();
         for (const s of cluster.scorers) s.child.kill('SIGCONT'); // they now meet the outage
