@@ -6,6 +6,7 @@ import type { DataSource } from 'typeorm';
 import { InfraOutage, infraOutageOf } from '@verity/common';
 import { createTestDatabase, freePort, ResetProxy, type TestDatabase } from '@verity/testing';
 import { openDatabase } from './data-source.factory';
+import { PostgresClient } from './postgres.outage';
 
 /** `url` with its host and port replaced by 127.0.0.1:`port`. */
 function viaPort(url: string, port: number): string {
@@ -80,6 +81,26 @@ describe('PostgreSQL outage errors (the data source of openDatabase)', () => {
       assert.equal(infraOutageOf(error), 'postgres');
     } finally {
       await own.destroy();
+    }
+  });
+
+  it('a statement on a connection the server ended meanwhile is an outage of postgres', async () => {
+    const client = new PostgresClient(database.url);
+    client.on('error', () => undefined); // the end is reported here too; the statement is the test
+    await client.connect();
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    const [{ pid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    const admin = new PostgresClient(database.url);
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await ended;
+      // pg's own error here carries no code: without the client's knowing, this was a 500.
+      const error = await failure(client.query('SELECT 1'));
+      assert.equal(infraOutageOf(error), 'postgres', String(error));
+    } finally {
+      await admin.end();
+      await client.end().catch(() => undefined);
     }
   });
 

@@ -34,10 +34,40 @@ type ConnectCallback = ((err: Error) => void) | ((err: null, client: pg.Client) 
 
 /**
  * pg's Client, whose failure to connect (refused, reset, unreachable) is an InfraOutage of
- * `postgres`: the socket error itself names no server, and a pool hands it on as it is.
- * The data source's pool makes its connections with it (`extra.Client`).
+ * `postgres`: the socket error itself names no server, and a pool hands it on as it is. So is
+ * a statement on a connection the server ended without our asking (pg's "Connection
+ * terminated unexpectedly" carries no code): a pool may hand such a connection out before pg
+ * has seen it close. The data source's pool makes its connections with it (`extra.Client`).
  */
 export class PostgresClient extends pg.Client {
+  /** We asked for the end (end()); an end otherwise is the server's or the network's. */
+  private closing = false;
+  private lost = false;
+
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // Registered before pg's own listener (added at connect), so it is known before pg
+    // fails the statements in flight.
+    this.connection.once('end', () => {
+      if (!this.closing) this.lost = true;
+    });
+  }
+
+  override end(): Promise<void>;
+  override end(callback: (err: Error) => void): void;
+  override end(callback?: (err: Error) => void): Promise<void> | void {
+    this.closing = true;
+    return callback === undefined ? super.end() : super.end(callback);
+  }
+
+  /** `error`, as an InfraOutage when the connection was lost under it. */
+  lostFailure(error: unknown): unknown {
+    // The server's own errors name their state (57P01…); only pg's codeless ones are wrapped.
+    if (!this.lost || !(error instanceof Error)) return error;
+    if (error instanceof DatabaseError || error instanceof InfraOutage) return error;
+    return new InfraOutage('postgres', error);
+  }
+
   override connect(): Promise<pg.Client>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.Client> | void {
@@ -50,6 +80,28 @@ export class PostgresClient extends pg.Client {
       done(error === null ? null : connectionFailure(error), client)) as ConnectCallback);
   }
 }
+
+// pg's query, its errors passed through lostFailure: set on the prototype rather than declared
+// in the class, so callers keep pg's typed overloads (callback, promise or submittable).
+const pgQuery = Reflect.get(pg.Client.prototype, 'query') as (
+  this: pg.Client,
+  ...args: unknown[]
+) => unknown;
+Object.defineProperty(PostgresClient.prototype, 'query', {
+  value: function query(this: PostgresClient, ...args: unknown[]): unknown {
+    const last = args.at(-1);
+    if (typeof last === 'function') {
+      args[args.length - 1] = (error: unknown, result: unknown) =>
+        (last as (error: unknown, result: unknown) => void)(this.lostFailure(error), result);
+    }
+    const answer = pgQuery.apply(this, args);
+    return answer instanceof Promise
+      ? answer.catch((error: unknown) => {
+          throw this.lostFailure(error);
+        })
+      : answer;
+  },
+});
 
 function connectionFailure(error: unknown): unknown {
   return isSocketError(error) ? new InfraOutage('postgres', error) : error;
