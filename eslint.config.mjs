@@ -103,7 +103,7 @@ export default tseslint.config(
         ].map((selector) => ({
           selector,
           message:
-            'A job status in SQL comes from the state machine (libs/batch/src/jobs/lifecycle: statusIn with LIVE_STATUSES, RUNNING_STATUSES, fromStatuses), never typed by hand.',
+            'A job status in SQL comes from the state machine (libs/batch/src/jobs/job-states.ts: statusIn with LIVE_STATUSES, RUNNING_STATUSES, fromStatuses), never typed by hand.',
         })),
         ...[
           "CallExpression[callee.property.name=/^(set|values|insert|save|upsert)$/] Property[key.name='status']",

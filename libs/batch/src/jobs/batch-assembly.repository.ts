@@ -6,7 +6,7 @@ import { jitteredBackoffMs } from '@verity/common';
 import { BatchJobEntity } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
 import { updateJobReturning } from './batch-job.repository';
-import { READY_TO_FINISH } from './lifecycle/job-status.sql';
+import { READY_TO_FINISH } from './job-status.sql';
 
 /** Outcome of {@link BatchAssemblyRepository.tryAssembly}. */
 export type AssemblyAttempt<T> =

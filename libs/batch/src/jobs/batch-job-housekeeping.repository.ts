@@ -3,13 +3,8 @@ import { DataSource, In, IsNull, LessThan } from 'typeorm';
 import { BatchJobEntity } from '@verity/database';
 import type { UnfinishedJobStatus } from '@verity/observability';
 import type { BatchJobRecord } from './batch-job.record';
-import {
-  INITIAL_STATUS,
-  LIVE_STATUSES,
-  RUNNING_STATUSES,
-  type LiveStatus,
-} from './lifecycle/job-states';
-import { statusIn } from './lifecycle/job-status.sql';
+import { INITIAL_STATUS, LIVE_STATUSES, RUNNING_STATUSES, type LiveStatus } from './job-states';
+import { statusIn } from './job-status.sql';
 
 /**
  * The batch_jobs reads and writes of ingest's background services, apart from the job

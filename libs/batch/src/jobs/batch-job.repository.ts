@@ -9,8 +9,8 @@ import {
 } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
 import { managerOf, type Db } from './batch-jobs.db';
-import { LIVE_STATUSES, RUNNING_STATUSES } from './lifecycle/job-states';
-import { statusIn } from './lifecycle/job-status.sql';
+import { LIVE_STATUSES, RUNNING_STATUSES } from './job-states';
+import { statusIn } from './job-status.sql';
 
 /** A scorer's report that chunk `chunkNo` of `jobId` (`rows` rows) is stored. */
 export interface ChunkCompletion {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BatchChunkProgressEntity, BatchJobEntity } from '@verity/database';
-import { isRunning } from './lifecycle/job-states';
+import { isRunning } from './job-states';
 
 /** A scorer's running count of rows scored in chunk `chunkNo` of `jobId`. */
 export interface ChunkProgress {

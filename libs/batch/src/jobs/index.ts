@@ -11,5 +11,22 @@ export { BatchJobsService } from './batch-jobs.service';
 export { BatchJobsModule } from './batch-jobs.module';
 export { SigningSecretProvider } from './signing-secret.provider';
 export { processedRowsOf, resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';
+export {
+  END_STATUSES,
+  INITIAL_STATUS,
+  JOB_STATES,
+  JOB_TRANSITIONS,
+  LIVE_STATUSES,
+  RUNNING_STATUSES,
+  fromStatuses,
+  isEnded,
+  isRunning,
+  nextStatus,
+  targetOf,
+  type EndStatus,
+  type FromStatus,
+  type JobTransition,
+  type LiveStatus,
+} from './job-states';
 export * from './lifecycle';
 export { decodeJobCursor, encodeJobCursor } from './job-cursor';

@@ -11,7 +11,7 @@ import {
   type BatchNames,
 } from '../batch-names';
 import { BatchProgressRepository } from '../batch-progress.repository';
-import type { EndStatus } from './job-states';
+import type { EndStatus } from '../job-states';
 
 /** A job that has ended. */
 export type EndedJob = BatchJobRecord & { status: EndStatus };

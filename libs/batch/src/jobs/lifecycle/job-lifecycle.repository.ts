@@ -5,8 +5,8 @@ import { BatchJobEntity, entitiesFromRows } from '@verity/database';
 import type { BatchJobRecord } from '../batch-job.record';
 import { updateJobReturning } from '../batch-job.repository';
 import { managerOf, type Db } from '../batch-jobs.db';
-import { END_STATUSES, fromStatuses, INITIAL_STATUS, targetOf } from './job-states';
-import { READY_TO_FINISH, statusIn } from './job-status.sql';
+import { END_STATUSES, fromStatuses, INITIAL_STATUS, targetOf } from '../job-states';
+import { READY_TO_FINISH, statusIn } from '../job-status.sql';
 
 /** What a new job row holds. */
 export interface NewBatchJob {

@@ -7,7 +7,7 @@ import { startTestStack, type TestStack } from '@verity/testing';
 import { BatchJobRepository } from '../batch-job.repository';
 import { resultKey, uploadKey } from '../batch-names';
 import { JobLifecycle } from './job-lifecycle';
-import { JOB_TRANSITIONS, isEnded, nextStatus, type JobTransition } from './job-states';
+import { JOB_TRANSITIONS, isEnded, nextStatus, type JobTransition } from '../job-states';
 
 /**
  * The lifecycle against PostgreSQL: every transition from every status does in the database

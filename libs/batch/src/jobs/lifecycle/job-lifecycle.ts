@@ -7,7 +7,7 @@ import type { BatchJobRecord } from '../batch-job.record';
 import { BatchJobRepository } from '../batch-job.repository';
 import { JobEndEffects } from './end-effects';
 import { JobLifecycleRepository, type NewBatchJob } from './job-lifecycle.repository';
-import { isEnded, nextStatus } from './job-states';
+import { isEnded, nextStatus } from '../job-states';
 import { JobTransactions, type CreatedJob } from './job-transactions';
 
 /** How long after a cancel a repeated DELETE runs the end effects again (see `cancel`). */

@@ -12,7 +12,7 @@ import { CREDIT_COST, type BatchJobError } from '@verity/contracts';
 import type { BatchJobRecord } from '../batch-job.record';
 import { BatchJobRepository } from '../batch-job.repository';
 import { JobLifecycleRepository, type NewBatchJob } from './job-lifecycle.repository';
-import { nextStatus } from './job-states';
+import { nextStatus } from '../job-states';
 
 /** Outcome of a creation: `created` is false when an Idempotency-Key replayed an earlier job. */
 export interface CreatedJob {

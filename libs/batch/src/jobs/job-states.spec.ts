@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BATCH_STATUSES, type BatchStatus } from '@verity/contracts';
-import { END_EFFECTS } from './end-effects';
+import { END_EFFECTS } from './lifecycle/end-effects';
 import {
   END_STATUSES,
   INITIAL_STATUS,
