@@ -1,5 +1,6 @@
 // `npm run bench:api:instructions -- [--baseline <checkout>] [--baseline-flags '<node flags>']
-// [--floors]`: the machine instructions one POST /v1/email/validate costs the Verity server,
+// [--floors]`: the machine instructions one POST /v1/email/validate (BENCH_ROUTE=verify: POST
+// /v1/verify) costs the Verity server,
 // counted by valgrind's callgrind, for this build and optionally another built checkout (or the
 // same build with other node flags: `--baseline . --baseline-flags ''`). `--floors` counts the
 // bare Fastify echo and the framework floor of bench:api too.
@@ -21,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase } from '@verity/testing';
-import { API_NODE_FLAGS, BODIES, verityEnv } from './support/api-bench.config';
+import { API_NODE_FLAGS, BODIES, VERITY_PATH, verityEnv } from './support/api-bench.config';
 import { option } from './support/argv';
 import { startChildServer } from './support/child-server';
 import { median } from './support/median';
@@ -33,7 +34,6 @@ const WARMUP = Number(process.env.BENCH_IR_WARMUP ?? 30_000);
 const BLOCK = Number(process.env.BENCH_IR_BLOCK ?? 3_000);
 const BLOCKS = Number(process.env.BENCH_IR_BLOCKS ?? 3);
 const CONNECTIONS = 10;
-const VALIDATE = '/v1/email/validate';
 
 /** A server to count: one of bench:api's server children, of some checkout. */
 interface Target {
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
       script: childScript(resolve(baseline), 'verity-server.child.js'),
       flags: option('--baseline-flags')?.split(/\s+/).filter(Boolean) ?? API_NODE_FLAGS,
       verity: true,
-      path: VALIDATE,
+      path: VERITY_PATH,
     });
   }
   targets.push({
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     script: childScript(here, 'verity-server.child.js'),
     flags: API_NODE_FLAGS,
     verity: true,
-    path: VALIDATE,
+    path: VERITY_PATH,
   });
   if (process.argv.includes('--floors')) {
     targets.push(
@@ -162,7 +162,7 @@ async function main(): Promise<void> {
         script: childScript(here, 'floor-server.child.js'),
         flags: API_NODE_FLAGS,
         verity: false,
-        path: VALIDATE,
+        path: VERITY_PATH,
       },
     );
   }

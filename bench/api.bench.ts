@@ -1,4 +1,5 @@
-// `npm run bench:api`: POST /v1/email/validate through the whole Verity API (key auth, token
+// `npm run bench:api`: POST /v1/email/validate (BENCH_ROUTE=verify: POST /v1/verify, the
+// account's history included) through the whole Verity API (key auth, token
 // bucket, credits from a lease on real PostgreSQL, metrics, access log) against a bare Fastify
 // server and a framework floor, all in child processes while this process runs the load
 // generator (autocannon). The sections live in bench/api/: saturated rounds, half load,
@@ -18,6 +19,7 @@ import {
   API_NODE_FLAGS,
   BODIES,
   RATE_LIMIT,
+  VERITY_PATH,
   WARMUP_S,
   verityEnv,
 } from './support/api-bench.config';
@@ -41,7 +43,7 @@ function header(): void {
       `other work on the box shows in the load average above`,
   );
   console.log(
-    `load: ${CONNECTIONS} connections, pipelining 1, ${WARMUP_S} s warm-up then ${DURATION_S} s per measurement, ${ROUNDS} alternated rounds of the saturated comparison, bodies rotate over ${BODIES.length} addresses`,
+    `load: ${CONNECTIONS} connections, pipelining 1, ${WARMUP_S} s warm-up then ${DURATION_S} s per measurement, ${ROUNDS} alternated rounds of the saturated comparison, POST ${VERITY_PATH} with bodies rotating over ${BODIES.length} inputs`,
   );
 }
 

@@ -1,5 +1,5 @@
 import type { ChildServer } from '../support/child-server';
-import { BODIES } from '../support/api-bench.config';
+import { BODIES, VERITY_PATH } from '../support/api-bench.config';
 import type { LoadResult } from '../support/load';
 import { runPacedLoad, type PacedLoadResult } from '../support/paced-load';
 import { formatStalls } from '../support/stall-monitor';
@@ -87,7 +87,7 @@ async function pacedRun(
   server: ChildServer,
   label: string,
   rate: number,
-  path = '/v1/email/validate',
+  path = VERITY_PATH,
 ): Promise<Measured<PacedLoadResult>> {
   const { result: paced, report } = await server.stalls(() =>
     measured(server, () =>

@@ -1,5 +1,5 @@
 import type { ChildServer } from '../support/child-server';
-import { BODIES } from '../support/api-bench.config';
+import { BODIES, VERITY_PATH } from '../support/api-bench.config';
 import { withCpu } from '../support/cpu-usage';
 import { formatLoad, runLoad, type LoadResult } from '../support/load';
 
@@ -10,7 +10,7 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** The framework floor answers on Verity's path. */
 export const FLOOR_PATH = '/v1/email/validate';
 
-/** A run against Verity's POST /v1/email/validate with the child's API key. */
+/** A run against Verity's benchmarked call (BENCH_ROUTE) with the child's API key. */
 export function verityLoad(
   server: ChildServer,
   label: string,
@@ -20,7 +20,7 @@ export function verityLoad(
 ): Promise<LoadResult> {
   return runLoad({
     label,
-    url: `http://127.0.0.1:${server.port}/v1/email/validate`,
+    url: `http://127.0.0.1:${server.port}${VERITY_PATH}`,
     connections,
     durationS,
     headers: { 'x-api-key': server.apiKey ?? '' },

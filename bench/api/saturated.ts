@@ -1,5 +1,5 @@
 import type { ChildServer } from '../support/child-server';
-import { WARMUP_S } from '../support/api-bench.config';
+import { VERITY_PATH, WARMUP_S } from '../support/api-bench.config';
 import type { LoadResult } from '../support/load';
 import { median } from '../support/median';
 import { bareLoad, DURATION_S, FLOOR_PATH, measured, verityLoad, type Measured } from './measure';
@@ -40,7 +40,7 @@ export async function saturatedRounds(
       verity: async () => {
         const before = await verity.statements();
         const run = await measured(verity, () =>
-          verityLoad(verity, 'verity POST /v1/email/validate (metrics on)', DURATION_S),
+          verityLoad(verity, `verity POST ${VERITY_PATH} (metrics on)`, DURATION_S),
         );
         statements = (await verity.statements()) - before;
         return run;

@@ -25,8 +25,12 @@ export async function cleanDistributed(
   const admin = kafka.admin();
   try {
     await admin.connect();
-    await admin.deleteGroups([names.scorerGroup, names.assemblerGroup]).catch(() => undefined);
-    await admin.deleteTopics({ topics: [names.chunksTopic, names.progressTopic] });
+    await admin
+      .deleteGroups([names.scorerGroup, names.scorerRetryGroup, names.assemblerGroup])
+      .catch(() => undefined);
+    await admin.deleteTopics({
+      topics: [names.chunksTopic, names.chunkRetriesTopic, names.progressTopic],
+    });
   } catch (error) {
     notes.push(`kafka clean-up: ${String(error)}`);
   } finally {

@@ -71,6 +71,8 @@ export interface Cluster {
   scorers: Deployable[];
   /** Starts a worker (ingest or scorer) with the cluster's worker environment. */
   startWorker(kind: 'ingest' | 'scorer', name: string): Promise<Deployable>;
+  /** Starts another API instance on the same services; the cluster stops it on close. */
+  startApi(name: string): Promise<Deployable>;
   close(): Promise<void>;
 }
 
@@ -136,6 +138,7 @@ export async function startCluster(
   // Everything opened so far is released if a later step fails: a process or the DNS server
   // left running would keep the test process alive after the failure.
   const processes: Deployable[] = [];
+  const apis: Deployable[] = [];
   const release = async () => {
     for (const p of processes) {
       p.child.kill('SIGCONT'); // a test may have frozen it
@@ -164,8 +167,20 @@ export async function startCluster(
       ingest,
       scorers: [],
       startWorker,
+      async startApi(name) {
+        const extra = await startDeployable('api', name, env, logDir);
+        apis.push(extra);
+        return extra;
+      },
       async close() {
-        processes.splice(0, processes.length, ...cluster.scorers, cluster.ingest, cluster.api);
+        processes.splice(
+          0,
+          processes.length,
+          ...cluster.scorers,
+          cluster.ingest,
+          ...apis,
+          cluster.api,
+        );
         await release();
       },
     };

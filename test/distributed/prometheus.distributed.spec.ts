@@ -50,7 +50,7 @@ distributedSuite('a real Prometheus evaluates the dashboard and alert rules (dis
   });
 
   it('answers every panel query with series and evaluates every alert rule cleanly', () => {
-    assertShippedQueriesWork(report);
+    assertShippedQueriesWork(report, 'distributed');
   });
 
   it('reads readiness per dependency and consumer lag from the deployable that owns them', async () => {

@@ -130,6 +130,7 @@ describe('single-call endpoints (contract shapes)', () => {
       'email',
       'fraud_score',
       'ip',
+      'request_id',
       'risk',
     ]);
     assert.equal(res.body.credits_used, 3);

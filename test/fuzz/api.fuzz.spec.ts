@@ -61,6 +61,12 @@ describe('fuzzed request bodies', { timeout: 900_000 }, () => {
     }),
     json('/v1/ip/intel', ['ip']),
     json('/v1/verify', ['email', 'phone', 'ip']),
+    json(
+      '/v1/feedback',
+      ['request_id', 'email', 'phone', 'ip'],
+      { outcome: (rnd) => rnd.pick(['fraud', 'legitimate', 'Fraud', '', null, 1, [], {}]) },
+      () => 0,
+    ),
     json('/v1/keys', ['name'], {}, () => 0),
     {
       ...json('/admin/accounts', ['name'], {

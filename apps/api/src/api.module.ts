@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { AccountsModule } from '@verity/accounts';
 import { BatchJobsModule } from '@verity/batch';
 import { BatchPortsModule } from '@verity/ports';
+import { HistoryModule } from '@verity/history';
 import { APP_CONFIG } from '@verity/config';
 import { HealthController, HealthRegistry, LOGGER } from '@verity/platform';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -14,6 +15,7 @@ import { BillingService } from './billing/billing.service';
 import { CONSOLE_CONTROLLERS, CONSOLE_PROVIDERS } from './console';
 import { AdminController } from './controllers/admin.controller';
 import { EmailController } from './controllers/email.controller';
+import { FeedbackController } from './controllers/feedback.controller';
 import { IpController } from './controllers/ip.controller';
 import { KeysController } from './controllers/keys.controller';
 import { PhoneController } from './controllers/phone.controller';
@@ -29,12 +31,13 @@ import { RATE_LIMIT_CHECK } from './api.readiness';
 
 /** The public HTTP API. Expects CoreModule and EnginesModule from the composition root. */
 @Module({
-  imports: [AccountsModule, BatchPortsModule.forRoot(), BatchJobsModule],
+  imports: [AccountsModule, BatchPortsModule.forRoot(), BatchJobsModule, HistoryModule],
   controllers: [
     EmailController,
     PhoneController,
     IpController,
     VerifyController,
+    FeedbackController,
     PingController,
     KeysController,
     AdminController,

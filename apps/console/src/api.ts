@@ -1,5 +1,12 @@
 /** The console's only way to the server: JSON over /console/api with the session cookie. */
 
+import {
+  consoleRequest,
+  type ConsoleArgs,
+  type ConsoleResponse,
+  type ConsoleRouteName,
+} from '@verity/contracts/console-routes';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -20,7 +27,16 @@ export function setCsrfToken(token: string): void {
 
 export const BASE = '/console';
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * Calls a route of the console's route table (libs/contracts/src/console-routes.ts): its
+ * parameters, query and body are checked against the table, and so is what the caller does with
+ * the answer.
+ */
+export async function api<N extends ConsoleRouteName>(
+  route: N,
+  ...args: ConsoleArgs<N>
+): Promise<ConsoleResponse<N>> {
+  const { method, url, body } = consoleRequest(route, ...args);
   const headers: Record<string, string> = {};
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -29,13 +45,8 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     payload = JSON.stringify(body);
   }
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
-  const response = await fetch(`${BASE}/api${path}`, {
-    method,
-    headers,
-    body: payload,
-    credentials: 'same-origin',
-  });
-  if (response.status === 204) return undefined as T;
+  const response = await fetch(url, { method, headers, body: payload, credentials: 'same-origin' });
+  if (response.status === 204) return undefined as ConsoleResponse<N>;
   const text = await response.text();
   const json: unknown = text ? JSON.parse(text) : undefined;
   if (!response.ok) {
@@ -47,5 +58,6 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
       response.headers.get('retry-after'),
     );
   }
-  return json as T;
+  // The one cast from the wire: the server's handler answers the same type (@ConsoleRoute).
+  return json as ConsoleResponse<N>;
 }

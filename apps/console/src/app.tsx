@@ -1,3 +1,4 @@
+import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleSessionView } from '@verity/contracts/console';
 import { api, ApiError, BASE, setCsrfToken } from './api';
@@ -6,32 +7,38 @@ import { AccountPage } from './pages/account';
 import { BatchPage } from './pages/batch';
 import { BillingPage } from './pages/billing';
 import { KeysPage } from './pages/keys';
+import { OutcomesPage } from './pages/outcomes';
 import { OverviewPage } from './pages/overview';
 import { PlaygroundPage } from './pages/playground';
 import { SignInPage } from './pages/sign-in';
 import { WebhooksPage } from './pages/webhooks';
+import type { PageProps } from './pages/props';
 import { Loading } from './components/states';
+import { PAGES, type PagePath } from './page-table';
 
-const PAGES = [
-  { path: '/', title: 'Overview', Page: OverviewPage },
-  { path: '/keys', title: 'API keys', Page: KeysPage },
-  { path: '/batch', title: 'Batch', Page: BatchPage },
-  { path: '/billing', title: 'Billing', Page: BillingPage },
-  { path: '/webhooks', title: 'Webhooks', Page: WebhooksPage },
-  { path: '/playground', title: 'Playground', Page: PlaygroundPage },
-  { path: '/account', title: 'Account', Page: AccountPage },
-] as const;
+/** The component of each page of the page table. */
+const VIEWS: Record<PagePath, FunctionComponent<PageProps>> = {
+  '/': OverviewPage,
+  '/keys': KeysPage,
+  '/batch': BatchPage,
+  '/billing': BillingPage,
+  '/webhooks': WebhooksPage,
+  '/playground': PlaygroundPage,
+  '/outcomes': OutcomesPage,
+  '/account': AccountPage,
+};
 
 export function App() {
   const path = usePath();
   const [session, setSession] = useState<ConsoleSessionView | null | undefined>(undefined);
   const page = PAGES.find((p) => p.path === path);
+  const Page = page && VIEWS[page.path];
   useTitle(path === '/sign-in' ? 'Sign in' : (page?.title ?? 'Not found'));
 
   useEffect(() => {
     if (path === '/sign-in') return;
     if (session) return;
-    api<ConsoleSessionView>('GET', '/session')
+    api('session')
       .then((s) => {
         setCsrfToken(s.csrf_token);
         setSession(s);
@@ -62,7 +69,7 @@ export function App() {
     );
 
   const signOut = async () => {
-    await api('POST', '/auth/logout').catch(() => undefined);
+    await api('logout').catch(() => undefined);
     setSession(undefined);
     navigate('/sign-in');
   };
@@ -103,8 +110,8 @@ export function App() {
       </nav>
       <main id="main" tabIndex={-1}>
         <h1>{page?.title ?? 'Page not found'}</h1>
-        {page ? (
-          <page.Page session={session} onSession={setSession} />
+        {Page ? (
+          <Page session={session} onSession={setSession} />
         ) : (
           <p>
             There is no page at this address. <a href={BASE + '/'}>Go to the overview</a>.

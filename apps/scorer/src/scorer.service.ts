@@ -47,7 +47,10 @@ class ScorerStopping extends Error {
 const SCORED_MEMORY = 10_000;
 
 /**
- * A scorer: one member of group `verity-scorers` on `verity.batch.chunks`. Per chunk it checks
+ * A scorer: one member of group `verity-scorers` on `verity.batch.chunks`, and of group
+ * `verity-scorer-retries` on `verity.batch.chunk-retries`, where SMTP chunks held by the retry
+ * window come back for their next round (SmtpRetryWindow; its own consumer, so a chunk waiting
+ * for its round never waits in front of other chunks). Per chunk it checks
  * the job is still running, scores the rows (a test job's chunk, `mode: "test"`, with
  * TEST_ENGINES: no network, docs/test-mode.md), writes the part to the blob store under a key
  * derived from (job, chunk) — a redelivery overwrites it with the same bytes — and reports the
@@ -63,7 +66,7 @@ const SCORED_MEMORY = 10_000;
 @Injectable()
 export class ScorerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger('Scorer');
-  private subscription?: Subscription;
+  private readonly subscriptions: Subscription[] = [];
   /** Failed deliveries per message (topic/partition/offset) held by this process. */
   private readonly failures = new Map<string, number>();
   /**
@@ -101,25 +104,28 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
   async onApplicationBootstrap(): Promise<void> {
     // Completions go to the progress topic: it must exist before the first chunk is scored.
     await this.bus.ensureTopic(this.names.progressTopic, this.config.KAFKA_CHUNK_PARTITIONS);
-    this.subscription = await startConsumer({
+    const consumer = {
       bus: this.bus,
       metrics: this.metrics,
-      group: this.names.scorerGroup,
-      topic: this.names.chunksTopic,
       partitions: this.config.KAFKA_CHUNK_PARTITIONS,
       concurrency: this.config.BATCH_SCORER_CONCURRENCY,
       log: this.log,
-      what: 'chunk',
-      handle: (msg) => this.handle(msg),
+      handle: (msg: BusMessage) => this.handle(msg),
       outage: this.outage,
-    });
+    };
+    // The retries first: their topic must exist before the first chunk is held.
+    for (const [group, topic, what] of [
+      [this.names.scorerRetryGroup, this.names.chunkRetriesTopic, 'chunk retry'],
+      [this.names.scorerGroup, this.names.chunksTopic, 'chunk'],
+    ] as const) {
+      this.subscriptions.push(await startConsumer({ ...consumer, group, topic, what }));
+    }
   }
 
   /** Stops fetching, lets in-flight chunks finish and commits them. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping.abort(new ScorerStopping());
-    await this.subscription?.stop();
-    this.subscription = undefined;
+    await Promise.all(this.subscriptions.splice(0).map((s) => s.stop()));
   }
 
   /** Handles one chunk message. */
@@ -131,7 +137,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     }
     const id = `${msg.topic}/${msg.partition}/${msg.offset}`;
     try {
-      await this.score(chunk, msg.partition);
+      await this.score(chunk);
       this.failures.delete(id);
     } catch (error) {
       if (this.outage.waitsOut(error)) throw error; // redelivered, not counted
@@ -161,7 +167,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private async score(chunk: ChunkMessage, partition: number): Promise<void> {
+  private async score(chunk: ChunkMessage): Promise<void> {
     const scoredKey = `${chunk.jobId}/${chunk.chunkNo}`;
     if (this.scored.has(scoredKey)) return;
     const job = await this.repository.findForWorker(chunk.jobId);
@@ -211,7 +217,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
       const pending = scored.retryable.filter(Boolean).length;
       const next = pending > 0 ? this.retryWindow.nextRound(chunk) : null;
       if (next !== null) {
-        await this.retryWindow.hold(chunk, partition, scored, next);
+        await this.retryWindow.hold(chunk, scored, next);
         this.metrics?.smtpRetries.inc({ cause: 'temporary_failure' }, pending);
         return;
       }

@@ -91,27 +91,29 @@ describe('SmtpRetryWindow', () => {
     });
     after(() => stack.close());
 
-    it('keeps the settled lines, sends the chunk back for its round and marks the job waiting', async () => {
+    it('keeps the settled lines, sends the chunk to the retries topic for its round and marks the job waiting', async () => {
       const copies: ChunkMessage[] = [];
-      const subscription = await bus.consume('retry-spec', names.chunksTopic, (msg) => {
+      const partitions: number[] = [];
+      const subscription = await bus.consume('retry-spec', names.chunkRetriesTopic, (msg) => {
         const copy = decodeChunk(msg.value);
-        if (copy?.jobId === JOB && copy.retry) copies.push(copy);
+        if (copy?.jobId === JOB && copy.retry) {
+          copies.push(copy);
+          partitions.push(msg.partition);
+        }
         return Promise.resolve();
       });
       const multi = chunk({ lines: ['1,a@x.com', '2,b@x.com', '3,c@x.com'] });
       const next = { round: 1, notBefore: Date.now() + 50, until: Date.now() + 10_000 };
       await window.hold(
         multi,
-        1,
-        {
-          lines: ['a\r\n', 'b\r\n', 'c\r\n'],
-          retryable: [false, true, false],
-        },
+        { lines: ['a\r\n', 'b\r\n', 'c\r\n'], retryable: [false, true, false] },
         next,
       );
       while (copies.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       await subscription.stop();
       assert.deepEqual(copies[0], { ...multi, retry: next });
+      // Spread like the chunks: chunk n on partition n mod KAFKA_CHUNK_PARTITIONS.
+      assert.deepEqual(partitions, [3 % stack.config.KAFKA_CHUNK_PARTITIONS]);
       const [{ idle }] = await stack.dataSource.query<{ idle: number }[]>(
         `SELECT extract(epoch FROM now() - updated_at)::int AS idle FROM batch_jobs WHERE id = $1`,
         [JOB],

@@ -49,13 +49,14 @@ export function heldKey(jobId: string, chunkNo: number): string {
 /**
  * The SMTP retry window (docs/models/email.md, "Retry window"): the one place that holds a
  * batch job for mail servers' temporary answers (greylisting, rate limits). A chunk whose
- * rows got one is not finished: its settled lines are stored, a copy of its message goes back
- * to the end of its partition for the next round (the scorer waits for the round's time when
- * it reaches it), and the job is marked as waiting on purpose so the stall sweep leaves it
- * alone. Rounds come after EMAIL_SMTP_RETRY_DELAY_MS, doubling, until
- * EMAIL_SMTP_RETRY_WINDOW_MS after the chunk's first pass; the last round's temporary
- * answers are written as `unknown`. A job therefore ends at most the window after the first
- * pass of its last such chunk, and as soon as the servers accept (typically one round).
+ * rows got one is not finished: its settled lines are stored, a copy of its message goes to
+ * the chunk-retries topic for the next round (the scorers' consumer of that topic waits for
+ * the round's time when it reaches it, so a wait delays only other retries, never the chunks
+ * topic), and the job is marked as waiting on purpose so the stall sweep leaves it alone.
+ * Rounds come after EMAIL_SMTP_RETRY_DELAY_MS, doubling, until EMAIL_SMTP_RETRY_WINDOW_MS
+ * after the chunk's first pass; the last round's temporary answers are written as `unknown`.
+ * A job therefore ends at most the window after the first pass of its last such chunk, and as
+ * soon as the servers accept (typically one round).
  */
 export class SmtpRetryWindow {
   constructor(
@@ -71,17 +72,20 @@ export class SmtpRetryWindow {
     return nextRound(this.config, chunk.retry, now);
   }
 
-  /** Holds the chunk for `next`: settled lines stored, the copy published, the job marked waiting. */
-  async hold(
-    chunk: ChunkMessage,
-    partition: number,
-    probed: ProbedLines,
-    next: ChunkRetry,
-  ): Promise<void> {
+  /**
+   * Holds the chunk for `next`: settled lines stored, the copy published (on partition
+   * chunkNo mod P, as the splitter spreads chunks, so every scorer takes its share of the
+   * waits), the job marked waiting.
+   */
+  async hold(chunk: ChunkMessage, probed: ProbedLines, next: ChunkRetry): Promise<void> {
     const held = probed.lines.map((line, i) => (probed.retryable[i] ? null : line));
     await this.blobs.put(heldKey(chunk.jobId, chunk.chunkNo), Buffer.from(JSON.stringify(held)));
-    await this.bus.publish(this.names.chunksTopic, [
-      { key: `${chunk.jobId}/${chunk.chunkNo}`, partition, value: retryCopy(chunk, next) },
+    await this.bus.publish(this.names.chunkRetriesTopic, [
+      {
+        key: `${chunk.jobId}/${chunk.chunkNo}`,
+        partition: chunk.chunkNo % this.config.KAFKA_CHUNK_PARTITIONS,
+        value: retryCopy(chunk, next),
+      },
     ]);
     await this.lifecycle.wait(chunk.jobId);
   }

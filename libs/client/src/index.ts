@@ -13,6 +13,7 @@ export type {
 } from './batch';
 export type { BatchFile } from './upload';
 export { KeysResource } from './keys';
+export { FeedbackResource, type FeedbackValues } from './feedback';
 export { WebhooksResource } from './webhooks';
 export type { HeaderBag, WebhookVerifyOptions } from './webhooks';
 export { DEFAULT_MAX_RETRIES, retryDelayMs } from './retry';
@@ -53,6 +54,14 @@ export type {
   VerifyResult,
   ExplainedVerifyResult,
   ExplainedReason,
+  FeedbackOutcome,
+  FeedbackResult,
+  FeedbackStats,
+  ReasonStats,
+  ReliabilityBand,
+  RiskLevelStats,
+  ValueHistoryView,
+  VerifyHistoryView,
   PingResponse,
   ApiKey,
   IssuedApiKey,

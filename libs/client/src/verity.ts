@@ -8,6 +8,7 @@ import type {
 } from '@verity/contracts/wire';
 import { BatchResource } from './batch';
 import { VerityClientError } from './errors';
+import { FeedbackResource } from './feedback';
 import { KeysResource } from './keys';
 import { DEFAULT_MAX_RETRIES, defaultSleep, type RetryEvent } from './retry';
 import { Transport } from './transport';
@@ -69,6 +70,7 @@ function env(name: string): string | undefined {
 export class Verity {
   readonly batch: BatchResource;
   readonly keys: KeysResource;
+  readonly feedback: FeedbackResource;
   readonly webhooks = new WebhooksResource();
   readonly email = {
     /**
@@ -133,6 +135,7 @@ export class Verity {
     });
     this.batch = new BatchResource(this.transport, { sleep, now });
     this.keys = new KeysResource(this.transport);
+    this.feedback = new FeedbackResource(this.transport);
   }
 
   /** The base URL requests go to (never the key). */
@@ -150,7 +153,8 @@ export class Verity {
 
   /**
    * Combined fraud check of any of email, phone and IP (3 credits). `explain: true` adds
-   * `fraud_base` and the `reasons` behind the score.
+   * `fraud_base`, the `reasons` behind the score and the `history` of each value. Keep the
+   * answer's `request_id` to report how the call turned out (`verity.feedback.report`).
    * @example const { fraud_score, risk } = await verity.verify({ email, ip }, { explain: true });
    */
   verify(input: VerifyInput, options: Signal & { explain: true }): Promise<ExplainedVerifyResult>;

@@ -8,6 +8,7 @@ import { batchSchema, refineBatch } from './sections/batch.config';
 import { consoleSchema } from './sections/console.config';
 import { creditsSchema } from './sections/credits.config';
 import { httpLimitsSchema } from './sections/http-limits.config';
+import { historySchema } from './sections/history.config';
 
 /** Every setting Verity reads, keyed by its environment variable name. */
 export const configSchema = coreSchema
@@ -19,6 +20,7 @@ export const configSchema = coreSchema
   .extend(consoleSchema.shape)
   .extend(creditsSchema.shape)
   .extend(httpLimitsSchema.shape)
+  .extend(historySchema.shape)
   .superRefine((config, ctx) => {
     refineBatch(config, ctx);
     refinePhone(config, ctx);

@@ -1,6 +1,7 @@
 // Account-level answers: GET /v1/ping and the key management routes. Plain types (no zod) so
 // the client SDK can ship them; responses.ts checks its schemas against them.
 
+import type { VerifyHistoryView } from './feedback';
 import type { VerifyResult } from './results';
 
 /** GET /v1/ping: the key's account, its own name and the credits left (free). */
@@ -50,6 +51,8 @@ export interface ExplainedReason {
 export interface ExplainedVerifyResult extends VerifyResult {
   fraud_base: number;
   reasons: ExplainedReason[];
+  /** What the account has seen of each value and reported about it (docs/history.md). */
+  history: VerifyHistoryView;
 }
 
 /** One ledger row as the console's billing page shows it. */

@@ -4,6 +4,23 @@
 import type { ApiKey } from './account';
 import type { BatchErrorCode, BatchStatus, BatchType } from './batch';
 
+/** POST /auth/login. */
+export interface ConsoleLoginRequest {
+  email: string;
+  password: string;
+}
+
+/** POST /auth/link: the token of a one-time sign-in link. */
+export interface ConsoleLinkRequest {
+  token: string;
+}
+
+/** POST /auth/password: the new password, and the current one once a password is set. */
+export interface ConsolePasswordRequest {
+  password: string;
+  current_password?: string;
+}
+
 /** Who is signed in: the answer of sign-in, GET /session and a password change. */
 export interface ConsoleSessionView {
   email: string;
@@ -43,6 +60,13 @@ export interface ConsoleBatchJob extends ConsoleJob {
   result_url: string | null;
 }
 
+/** GET /batch's query: GET /v1/batch's (`cursor` is the previous page's `next_cursor`). */
+export interface ConsoleBatchJobsQuery {
+  limit?: number;
+  cursor?: string;
+  status?: BatchStatus;
+}
+
 /** GET /batch?cursor=&status=: a page of the account's jobs, newest first (GET /v1/batch's paging). */
 export interface ConsoleBatchJobs {
   data: ConsoleBatchJob[];
@@ -65,6 +89,11 @@ export interface UsageDay {
   operation: string;
   calls: number;
   credits: number;
+}
+
+/** GET /usage's query: one key's usage, or (absent) every key's. */
+export interface ConsoleUsageQuery {
+  key_id?: string;
 }
 
 /**
@@ -147,6 +176,18 @@ export interface StatementBatchJob {
 
 /** How calls are grouped in a statement. */
 export type StatementGranularity = 'hour' | 'day';
+
+/** GET /statement's query: `before` (ISO 8601) ends the page; default the current period's end. */
+export interface ConsoleStatementQuery {
+  granularity?: StatementGranularity;
+  before?: string;
+}
+
+/** GET /ledger's query: `before` is the previous page's `next_before`; `limit` 1 to 100 (25). */
+export interface ConsoleLedgerQuery {
+  before?: string;
+  limit?: number;
+}
 
 /**
  * GET /statement: what the account bought and spent from `from` up to `to` (UTC), newest first:

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { check, type Same } from './same-type';
 import { MAILBOX_REASONS, MAILBOX_VERDICTS, type MailboxEvidence } from './mailbox';
 
 /** `mailbox` of `POST /v1/email/validate?explain=true` (MailboxEvidence). */
@@ -28,6 +29,4 @@ export const mailboxEvidenceSchema = z.object({
   duration_ms: z.number().int().nullable().describe('Time spent asking, in milliseconds'),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const check = <T extends true>(_: T) => undefined;
 check<Same<z.infer<typeof mailboxEvidenceSchema>, MailboxEvidence>>(true);

@@ -32,6 +32,13 @@ import {
   pingResponseSchema,
   verifyResultSchema,
 } from './responses';
+import {
+  feedbackRequest,
+  feedbackResultSchema,
+  feedbackStatsSchema,
+  valueHistorySchema,
+  verifyHistorySchema,
+} from './feedback.schemas';
 import { mailboxEvidenceSchema } from './mailbox.schema';
 
 // The names the OpenAPI document (/v1/openapi.json, components.schemas) gives the wire shapes:
@@ -48,6 +55,7 @@ export const REQUEST_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   CreateAccountRequest: adminCreateAccountRequest,
   AddCreditsRequest: adminAddCreditsRequest,
   BatchCreateForm: batchCreateForm,
+  FeedbackRequest: feedbackRequest,
 };
 
 /** Response bodies and the shapes nested in them, by component name. */
@@ -74,4 +82,8 @@ export const RESPONSE_COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   AccountCredits: accountCreditsSchema,
   Error: errorSchema,
   ErrorDetail: errorDetailSchema,
+  FeedbackResult: feedbackResultSchema,
+  FeedbackStats: feedbackStatsSchema,
+  VerifyHistory: verifyHistorySchema,
+  ValueHistory: valueHistorySchema,
 };

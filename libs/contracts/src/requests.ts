@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { check, type Same } from './same-type';
 import { KEY_MODES } from './account';
 import {
   BATCH_LIST_DEFAULT,
@@ -7,6 +8,13 @@ import {
   BATCH_STATUSES,
   BATCH_TYPES,
 } from './batch';
+import type {
+  CreateKeyBody,
+  EmailValidateRequest,
+  IpIntelRequest,
+  PhoneValidateRequest,
+  VerifyRequest,
+} from './request-bodies';
 
 // Request bodies of the JSON endpoints. Unknown fields are ignored (forward compatible);
 // `strictObject` is not used so that clients can send extra context safely.
@@ -14,7 +22,6 @@ import {
 export const emailValidateRequest = z.object({
   email: z.string().max(1024, 'must be at most 1024 characters'),
 });
-export type EmailValidateRequest = z.infer<typeof emailValidateRequest>;
 
 export const phoneValidateRequest = z.object({
   phone: z.string().max(64, 'must be at most 64 characters'),
@@ -24,12 +31,10 @@ export const phoneValidateRequest = z.object({
     .optional(),
   hlr: z.boolean().optional(),
 });
-export type PhoneValidateRequest = z.infer<typeof phoneValidateRequest>;
 
 export const ipIntelRequest = z.object({
   ip: z.string().max(64, 'must be at most 64 characters'),
 });
-export type IpIntelRequest = z.infer<typeof ipIntelRequest>;
 
 export const verifyRequest = z
   .object({
@@ -40,7 +45,6 @@ export const verifyRequest = z
   .refine((v) => v.email !== undefined || v.phone !== undefined || v.ip !== undefined, {
     message: 'at least one of email, phone or ip is required',
   });
-export type VerifyRequest = z.infer<typeof verifyRequest>;
 
 export const createKeyRequest = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
@@ -127,3 +131,15 @@ export const batchListQuery = z.object({
   status: z.enum(BATCH_STATUSES).optional().describe('Only jobs in this state'),
 });
 export type BatchListQuery = z.infer<typeof batchListQuery>;
+
+// The schemas accept exactly the plain request types of request-bodies.ts (what a client sends)
+// and, where no default fills a field in, give the server the same shape.
+check<Same<z.input<typeof emailValidateRequest>, EmailValidateRequest>>(true);
+check<Same<z.output<typeof emailValidateRequest>, EmailValidateRequest>>(true);
+check<Same<z.input<typeof phoneValidateRequest>, PhoneValidateRequest>>(true);
+check<Same<z.output<typeof phoneValidateRequest>, PhoneValidateRequest>>(true);
+check<Same<z.input<typeof ipIntelRequest>, IpIntelRequest>>(true);
+check<Same<z.output<typeof ipIntelRequest>, IpIntelRequest>>(true);
+check<Same<z.input<typeof verifyRequest>, VerifyRequest>>(true);
+check<Same<z.output<typeof verifyRequest>, VerifyRequest>>(true);
+check<Same<z.input<typeof createKeyRequest>, CreateKeyBody>>(true);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { check, type Same } from './same-type';
 import { DELIVERABILITY, HLR_STATUSES, IP_LIST_KINDS, LINE_TYPES, RISK_LEVELS } from './results';
 import type { EmailResult, IpListEvidence, IpResult, PhoneResult, VerifyResult } from './results';
+import { verifyHistorySchema } from './feedback.schemas';
 import {
   BATCH_ERROR_CODES,
   BATCH_STATUSES,
@@ -108,6 +110,11 @@ export const verifyResultSchema = z.object({
   phone: phoneResultSchema.optional(),
   ip: ipResultSchema.optional(),
   credits_used: int('Always 3'),
+  request_id: z
+    .string()
+    .describe(
+      'Added in v1: the id of this call; report how it turned out with POST /v1/feedback (docs/history.md)',
+    ),
   fraud_base: z
     .number()
     .int()
@@ -117,6 +124,11 @@ export const verifyResultSchema = z.object({
     .array(fraudReasonSchema)
     .optional()
     .describe('Only with ?explain=true: fraud_score = clamp(0, 100, fraud_base + sum of points)'),
+  history: verifyHistorySchema
+    .optional()
+    .describe(
+      "Only with ?explain=true: what the account has seen of each value and reported about it (the history rules' figures)",
+    ),
 });
 
 export const batchTypeSchema = z.enum(BATCH_TYPES).describe('What every row of the CSV holds');
@@ -215,13 +227,13 @@ export const accountCreditsSchema = z.object({
   credits_balance: z.number().int(),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const check = <T extends true>(_: T) => undefined;
 check<Same<Omit<z.infer<typeof emailResultSchema>, 'mailbox'>, EmailResult>>(true);
 check<Same<z.infer<typeof phoneResultSchema>, PhoneResult>>(true);
 check<Same<Omit<z.infer<typeof ipResultSchema>, 'lists'>, IpResult>>(true);
 check<Same<NonNullable<z.infer<typeof ipResultSchema>['lists']>[number], IpListEvidence>>(true);
-check<Same<Omit<z.infer<typeof verifyResultSchema>, 'reasons' | 'fraud_base'>, VerifyResult>>(true);
+check<
+  Same<Omit<z.infer<typeof verifyResultSchema>, 'reasons' | 'fraud_base' | 'history'>, VerifyResult>
+>(true);
 check<Same<z.infer<typeof batchJobSchema>, BatchJob>>(true);
 check<Same<z.infer<typeof batchJobErrorSchema>, BatchJobError>>(true);
 check<Same<z.infer<typeof pingResponseSchema>, PingResponse>>(true);

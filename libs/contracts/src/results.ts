@@ -99,4 +99,6 @@ export interface VerifyResult {
   phone?: PhoneResult;
   ip?: IpResult;
   credits_used: number;
+  /** The id of this call: report how it turned out with POST /v1/feedback (docs/history.md). */
+  request_id: string;
 }

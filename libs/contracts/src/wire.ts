@@ -7,3 +7,4 @@ export * from './batch';
 export * from './credits';
 export * from './account';
 export * from './webhook-signature';
+export * from './feedback';

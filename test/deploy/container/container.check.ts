@@ -202,8 +202,10 @@ describe('the image, run as containers on the real services', () => {
     for (const name of started) await podman('rm', '--force', name).catch(() => undefined);
     const admin = kafkaAdmin();
     await admin.connect();
-    const { chunksTopic, progressTopic } = batchNames(NAMESPACE);
-    await admin.deleteTopics({ topics: [chunksTopic, progressTopic] }).catch(() => undefined);
+    const { chunksTopic, chunkRetriesTopic, progressTopic } = batchNames(NAMESPACE);
+    await admin
+      .deleteTopics({ topics: [chunksTopic, chunkRetriesTopic, progressTopic] })
+      .catch(() => undefined);
     await admin.disconnect();
     await new Promise((resolve) => lists?.server.close(resolve));
     await database?.drop();
@@ -293,7 +295,7 @@ describe('the image, run as containers on the real services', () => {
       const names = batchNames(NAMESPACE);
       const brokers = (await admin.describeCluster()).brokers.length;
       const meta = await admin.fetchTopicMetadata({
-        topics: [names.chunksTopic, names.progressTopic],
+        topics: [names.chunksTopic, names.chunkRetriesTopic, names.progressTopic],
       });
       for (const topic of meta.topics) {
         assert.equal(topic.partitions.length, 2, topic.name);

@@ -31,6 +31,9 @@ import org.openapitools.client.model.CreateKeyRequest;
 import org.openapitools.client.model.CreatedAccount;
 import org.openapitools.client.model.EmailResult;
 import org.openapitools.client.model.EmailValidateRequest;
+import org.openapitools.client.model.FeedbackRequest;
+import org.openapitools.client.model.FeedbackResult;
+import org.openapitools.client.model.FeedbackStats;
 import org.openapitools.client.model.IpIntelRequest;
 import org.openapitools.client.model.IpResult;
 import org.openapitools.client.model.IssuedApiKey;
@@ -127,6 +130,18 @@ public final class VerityFlow {
     check(verdict.getCreditsUsed() == 3L && verdict.getEmail().getCreditsUsed() == 1L, "costs 3");
     check(verdict.getPhone().getValid() && verdict.getReasons() != null, "nested and explained");
     step("verify", "fraud_score " + verdict.getFraudScore() + " risk " + verdict.getRisk());
+
+    FeedbackResult reported =
+        new VerifyApi(client)
+            .reportFeedback(
+                new FeedbackRequest()
+                    .requestId(verdict.getRequestId())
+                    .outcome(FeedbackRequest.OutcomeEnum.FRAUD));
+    check(reported.getCreditsUsed() == 0 && reported.getValues().size() == 4, "feedback is free");
+    step("reportFeedback", reported.getOutcome() + " of " + reported.getValues());
+    FeedbackStats learned = new VerifyApi(client).feedbackStats();
+    check(learned.getReliability().size() == 10, "statistics");
+    step("feedbackStats", learned.getLabelledCalls() + " labelled calls");
 
     KeysApi keys = new KeysApi(client);
     IssuedApiKey created = keys.createKey(new CreateKeyRequest().name("generated client"));

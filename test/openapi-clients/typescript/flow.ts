@@ -109,6 +109,15 @@ async function main(adminToken: string): Promise<void> {
   check(verdict.phone?.valid === true && Array.isArray(verdict.reasons), 'nested and explained');
   step('verify', `fraud_score ${verdict.fraudScore} risk ${verdict.risk}`);
 
+  const reported = await new VerifyApi(config).reportFeedback({
+    feedbackRequest: { requestId: verdict.requestId, outcome: 'fraud' },
+  });
+  check(reported.creditsUsed === 0 && reported.values.includes('ip'), 'feedback is free');
+  step('reportFeedback', `${reported.outcome} of ${reported.values.join(', ')}`);
+  const learned = await new VerifyApi(config).feedbackStats();
+  check(learned.mode === 'live' && learned.reliability.length === 10, 'statistics');
+  step('feedbackStats', `${learned.labelledCalls} labelled calls`);
+
   const keys = new KeysApi(config);
   const created = await keys.createKey({ createKeyRequest: { name: 'generated client' } });
   check(created.key.startsWith('vrt_live_'), 'a key value');

@@ -8,7 +8,13 @@ import type {
   LineType,
   PhoneFields,
 } from '@verity/contracts';
-import type { FraudInput, SignalKind } from '@verity/validation';
+import type {
+  FraudHistory,
+  FraudInput,
+  HistoryValueKind,
+  SignalKind,
+  ValueHistory,
+} from '@verity/validation';
 import { SeededRandom } from '../seeded-random';
 
 /** The seeded PRNG with the helpers the generators need. */
@@ -142,12 +148,65 @@ export function cleanIp(r: Rng): IpFields {
   };
 }
 
-/** A request with each result present with probability `p`. */
+const DAY_MS = 24 * 3600 * 1000;
+const WEIGHTS = [0, 0, 0.3, 0.5, 1, 1.7, 4] as const;
+
+/** Any history of one value: counts nest (1 h ≤ 24 h ≤ 30 d), weights of any size. */
+export function anyValueHistory(r: Rng, linked: boolean): ValueHistory {
+  const h1 = r.int(1, 6);
+  const h24 = h1 + r.int(0, 8);
+  return {
+    linked: linked ? { h1, h24, d30: h24 + r.int(0, 10) } : null,
+    firstSeenAgoMs: r.pick([0, r.int(0, DAY_MS), r.int(0, 40 * DAY_MS)]),
+    calls: r.int(1, 40),
+    reported: { fraud: r.pick(WEIGHTS), legitimate: r.pick(WEIGHTS) },
+  };
+}
+
+/** A history that fires no history rule: few links, no net fraud report; maybe vouched or old. */
+export function cleanValueHistory(r: Rng, linked: boolean): ValueHistory {
+  const legitimate = r.pick([0, 0, 1, 2.5]);
+  return {
+    linked: linked ? { h1: r.int(1, 2), h24: 2, d30: r.int(2, 4) } : null,
+    firstSeenAgoMs: r.pick([0, r.int(0, 40 * DAY_MS)]),
+    calls: r.int(1, 5),
+    reported: { fraud: legitimate > 0 ? r.pick([0, legitimate / 2]) : 0, legitimate },
+  };
+}
+
+/** The values whose history each signal's rules read. */
+export const HISTORY_KINDS: { [K in SignalKind]: readonly HistoryValueKind[] } = {
+  email: ['email'],
+  phone: ['phone'],
+  ip: ['ip', 'subnet'],
+};
+
+/** A history for whichever results `input` carries, each value present with probability `p`. */
+export function anyHistory(r: Rng, input: FraudInput, p = 0.7): FraudHistory {
+  const history: FraudHistory = {};
+  for (const signal of ['email', 'phone', 'ip'] as const) {
+    if (input[signal] === undefined) continue;
+    for (const kind of HISTORY_KINDS[signal]) {
+      if (r.bool(p)) history[kind] = anyValueHistory(r, kind !== 'email');
+    }
+  }
+  return history;
+}
+
+/** A clean history for the values of one signal (what adding a clean result may bring). */
+export function cleanHistoryFor(r: Rng, signal: SignalKind): FraudHistory {
+  const history: FraudHistory = {};
+  for (const kind of HISTORY_KINDS[signal]) history[kind] = cleanValueHistory(r, kind !== 'email');
+  return history;
+}
+
+/** A request with each result present with probability `p`, and half the time a history. */
 export function anyInput(r: Rng, p = 0.6): FraudInput {
   const input: FraudInput = {};
   if (r.bool(p)) input.email = anyEmail(r);
   if (r.bool(p)) input.phone = anyPhone(r);
   if (r.bool(p)) input.ip = anyIp(r);
+  if (r.bool(0.5)) input.history = anyHistory(r, input);
   return input;
 }
 
@@ -203,8 +262,69 @@ function onIp(name: string, f: (i: IpFields, r: Rng) => IpFields | null): Worsen
   };
 }
 
+function onHistory(
+  kind: HistoryValueKind,
+  name: string,
+  f: (v: ValueHistory, r: Rng) => ValueHistory | null,
+): Worsening {
+  return {
+    name: `history.${kind}.${name}`,
+    apply: (input, r) => {
+      const value = input.history?.[kind];
+      const next = value && f(value, r);
+      return next ? { ...input, history: { ...input.history, [kind]: next } } : null;
+    },
+  };
+}
+
+/** More distinct emails in `window` (and so at least as many in the longer windows). */
+const moreLinked = (window: 'h1' | 'h24' | 'd30') => (v: ValueHistory, r: Rng) => {
+  if (v.linked === null) return null;
+  const n = v.linked[window] + r.int(1, 10);
+  const { h1, h24, d30 } = v.linked;
+  return {
+    ...v,
+    linked:
+      window === 'h1'
+        ? { h1: n, h24: Math.max(h24, n), d30: Math.max(d30, n) }
+        : window === 'h24'
+          ? { h1, h24: n, d30: Math.max(d30, n) }
+          : { h1, h24, d30: n },
+  };
+};
+
+type HistoryField = 'h1' | 'h24' | 'd30' | 'fraud' | 'legitimate' | 'firstSeenAgoMs';
+
+/** The history fields some rule reads, per value (a worsening of any other could not raise the score). */
+const READ: Record<HistoryValueKind, readonly HistoryField[]> = {
+  email: ['fraud', 'legitimate', 'firstSeenAgoMs'],
+  phone: ['h1', 'h24', 'd30', 'fraud', 'legitimate', 'firstSeenAgoMs'],
+  ip: ['h1', 'h24', 'fraud', 'legitimate'],
+  subnet: ['h1', 'fraud', 'legitimate'],
+};
+
+const HISTORY_WORSENING: Record<HistoryField, (v: ValueHistory, r: Rng) => ValueHistory | null> = {
+  h1: moreLinked('h1'),
+  h24: moreLinked('h24'),
+  d30: moreLinked('d30'),
+  fraud: (v, r) => ({
+    ...v,
+    reported: { ...v.reported, fraud: v.reported.fraud + r.pick([0.2, 0.5, 1, 3]) },
+  }),
+  legitimate: (v, r) =>
+    v.reported.legitimate > 0
+      ? { ...v, reported: { ...v.reported, legitimate: v.reported.legitimate * r.next() } }
+      : null,
+  firstSeenAgoMs: (v, r) =>
+    v.firstSeenAgoMs > 0 ? { ...v, firstSeenAgoMs: r.int(0, v.firstSeenAgoMs - 1) } : null,
+};
+
+const historyWorsenings = (kind: HistoryValueKind): Worsening[] =>
+  READ[kind].map((field) => onHistory(kind, field, HISTORY_WORSENING[field]));
+
 /** Every way a single field can get riskier; each returns null when the field is already worst. */
 export const WORSENINGS: readonly Worsening[] = [
+  ...(['email', 'phone', 'ip', 'subnet'] as const).flatMap(historyWorsenings),
   onEmail('email.valid_syntax', (e) => (e.valid_syntax ? { ...e, valid_syntax: false } : null)),
   onEmail('email.mx_found', (e) => (e.mx_found ? { ...e, mx_found: false } : null)),
   onEmail('email.disposable', (e) => (e.disposable ? null : { ...e, disposable: true })),

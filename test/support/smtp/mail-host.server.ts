@@ -5,7 +5,8 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
  * How a loopback mail host answers (docs/models/email.md, "Test world"):
  * - `truthful`: 250 for an existing mailbox, 550 5.1.1 for a missing one, 550 5.2.1 disabled;
  * - `catch_all`: 250 for every recipient;
- * - `greylist`: 451 4.7.1 for a recipient first seen less than `greylistMs` ago, then truthful;
+ * - `greylist`: 451 4.7.1 for a recipient first seen less than `greylistMs` ago, then truthful
+ *   (or at once for everyone after {@link MailHost.endGreylisting});
  * - `policy`: 550 5.7.1 for every recipient (a block list);
  * - `tarpit`: the greeting comes `tarpitMs` late;
  * - `limited`: more than `maxConcurrent` sessions at once, or `maxPerWindow` started in
@@ -75,6 +76,7 @@ export class MailHost {
   private concurrent = 0;
   private readonly starts: number[] = [];
   private readonly firstSeen = new Map<string, number>();
+  private greylisting = true;
   private readonly rcptsBySession = new Map<string, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly sockets = new Set<Socket>();
@@ -112,6 +114,11 @@ export class MailHost {
         resolve();
       });
     });
+  }
+
+  /** A greylisting host lets every recipient through from now on (a test decides when). */
+  endGreylisting(): void {
+    this.greylisting = false;
   }
 
   async stop(): Promise<void> {
@@ -185,7 +192,7 @@ export class MailHost {
     }
     if (behaviour === 'catch_all') return null;
     if (behaviour === 'policy') return reply(550, '5.7.1 Client host rejected: listed at a DNSBL');
-    if (behaviour === 'greylist') {
+    if (behaviour === 'greylist' && this.greylisting) {
       const first = this.firstSeen.get(address);
       const now = Date.now();
       if (first === undefined) this.firstSeen.set(address, now);

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Inject, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -19,6 +19,7 @@ import {
   type StatementGranularity,
 } from '@verity/contracts';
 import { uuidParam } from '../http/uuid-param';
+import { ConsoleRoute, CONSOLE_CONTROLLER_PATH } from './console-route';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { consoleJob } from './console-job';
 
@@ -53,7 +54,7 @@ function pageSize(raw: string | undefined): number {
 
 /** Overview, usage and billing data of the signed-in account (every query takes its id). */
 @ApiExcludeController()
-@Controller('console/api')
+@Controller(CONSOLE_CONTROLLER_PATH)
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleAccountController {
   constructor(
@@ -65,7 +66,7 @@ export class ConsoleAccountController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Get('overview')
+  @ConsoleRoute('overview')
   async overview(@Req() request: FastifyRequest): Promise<ConsoleOverview> {
     const { accountId, mode } = request.principal!;
     const [balance, jobs] = await Promise.all([
@@ -80,7 +81,7 @@ export class ConsoleAccountController {
     };
   }
 
-  @Get('usage')
+  @ConsoleRoute('usage')
   async dailyUsage(
     @Req() request: FastifyRequest,
     @Query('key_id') keyId: string | undefined,
@@ -101,7 +102,7 @@ export class ConsoleAccountController {
   }
 
   /** What the account bought and spent: the Billing page's default view. */
-  @Get('statement')
+  @ConsoleRoute('statement')
   async statement(
     @Req() request: FastifyRequest,
     @Query('granularity') granularity: string | undefined,
@@ -132,7 +133,7 @@ export class ConsoleAccountController {
   }
 
   /** The raw ledger with the credit-lease movements: an operator's detail (docs/credits.md). */
-  @Get('ledger')
+  @ConsoleRoute('ledger')
   async history(
     @Req() request: FastifyRequest,
     @Query('before') before: string | undefined,

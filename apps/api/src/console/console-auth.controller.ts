@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -10,7 +10,12 @@ import {
 } from '@verity/accounts';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import type { ConsoleSessionView } from '@verity/contracts';
+import type {
+  ConsoleLinkRequest,
+  ConsoleLoginRequest,
+  ConsolePasswordRequest,
+  ConsoleSessionView,
+} from '@verity/contracts';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
 import {
   assertSameOrigin,
@@ -19,25 +24,31 @@ import {
   SESSION_COOKIE,
   setSessionCookie,
 } from './console-http';
+import { ConsoleRoute, CONSOLE_CONTROLLER_PATH } from './console-route';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, type ConsoleSession } from './console-sessions';
 import { DeviceCookies } from './device-cookie';
 import { LoginThrottle } from './login-throttle';
 import { NoStore } from '../http/no-store';
 
-const loginRequest = z.object({ email: z.string().max(254), password: z.string().max(1024) });
-const linkRequest = z.object({ token: z.string().min(1).max(128) });
+const loginRequest = z.object({
+  email: z.string().max(254),
+  password: z.string().max(1024),
+}) satisfies z.ZodType<ConsoleLoginRequest>;
+const linkRequest = z.object({
+  token: z.string().min(1).max(128),
+}) satisfies z.ZodType<ConsoleLinkRequest>;
 const passwordRequest = z.object({
   password: z.string().max(1024),
   current_password: z.string().max(1024).optional(),
-});
+}) satisfies z.ZodType<ConsolePasswordRequest>;
 
 // The one message for any wrong credential: it never tells whether the email exists.
 const WRONG_CREDENTIALS = 'email or password is incorrect';
 
 /** Console sign-in: one-time links, passwords, sessions, sign-out. */
 @ApiExcludeController()
-@Controller('console/api')
+@Controller(CONSOLE_CONTROLLER_PATH)
 export class ConsoleAuthController {
   constructor(
     private readonly users: ConsoleUsersService,
@@ -49,7 +60,7 @@ export class ConsoleAuthController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Post('auth/login')
+  @ConsoleRoute('login')
   @NoStore()
   @HttpCode(200)
   async login(
@@ -72,7 +83,7 @@ export class ConsoleAuthController {
     }
   }
 
-  @Post('auth/link')
+  @ConsoleRoute('redeemLink')
   @NoStore()
   @HttpCode(200)
   async link(
@@ -90,14 +101,14 @@ export class ConsoleAuthController {
     return this.signIn(user, request, reply);
   }
 
-  @Get('session')
+  @ConsoleRoute('session')
   @NoStore()
   @UseGuards(ConsoleSessionGuard)
   session(@Req() request: FastifyRequest): Promise<ConsoleSessionView> {
     return this.view(request.consoleSession!);
   }
 
-  @Post('auth/password')
+  @ConsoleRoute('setPassword')
   @NoStore()
   @HttpCode(200)
   @UseGuards(ConsoleSessionGuard)
@@ -124,7 +135,7 @@ export class ConsoleAuthController {
     return this.view({ ...session, passwordSet: true });
   }
 
-  @Post('auth/logout')
+  @ConsoleRoute('logout')
   @HttpCode(204)
   @UseGuards(ConsoleSessionGuard)
   async logout(
@@ -135,7 +146,7 @@ export class ConsoleAuthController {
     clearSessionCookie(request, reply);
   }
 
-  @Post('auth/logout-everywhere')
+  @ConsoleRoute('logoutEverywhere')
   @HttpCode(204)
   @UseGuards(ConsoleSessionGuard)
   async logoutEverywhere(

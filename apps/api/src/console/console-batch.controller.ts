@@ -1,14 +1,4 @@
-import {
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  UseGuards,
-} from '@nestjs/common';
+import { Controller, HttpCode, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BatchJobRepository, BatchJobsService, JobLifecycle } from '@verity/batch';
@@ -21,6 +11,7 @@ import {
 } from '@verity/contracts';
 import { BatchUploadService, isJobId } from '../batch/batch-upload.service';
 import { localBaseUrl } from '../http/public-url';
+import { ConsoleRoute, CONSOLE_CONTROLLER_PATH } from './console-route';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { consoleJob } from './console-job';
 import { NoStore } from '../http/no-store';
@@ -32,7 +23,7 @@ import { ZodBodyPipe } from '../http/zod-body.pipe';
  * pages and a cancel refunds like GET and DELETE /v1/batch (BatchJobsService, JobLifecycle).
  */
 @ApiExcludeController()
-@Controller('console/api/batch')
+@Controller(CONSOLE_CONTROLLER_PATH)
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleBatchController {
   constructor(
@@ -42,7 +33,7 @@ export class ConsoleBatchController {
     private readonly lifecycle: JobLifecycle,
   ) {}
 
-  @Get()
+  @ConsoleRoute('jobs')
   @NoStore()
   async list(
     @Req() request: FastifyRequest,
@@ -56,7 +47,7 @@ export class ConsoleBatchController {
     return { data: await Promise.all(jobs.map((j) => this.withResult(j, request))), next_cursor };
   }
 
-  @Post()
+  @ConsoleRoute('createJob')
   @NoStore()
   @HttpCode(202)
   async create(@Req() request: FastifyRequest): Promise<ConsoleBatchJob> {
@@ -64,7 +55,7 @@ export class ConsoleBatchController {
     return this.withResult(job, request);
   }
 
-  @Get(':jobId')
+  @ConsoleRoute('job')
   @NoStore()
   async get(
     @Req() request: FastifyRequest,
@@ -84,7 +75,7 @@ export class ConsoleBatchController {
    * with failure_code cancelled, its unprocessed rows refunded; a repeat answers the same job.
    * 404 for a job that is not the account's, 422 for one that ended otherwise.
    */
-  @Delete(':jobId')
+  @ConsoleRoute('cancelJob')
   @NoStore()
   @HttpCode(200)
   async cancel(

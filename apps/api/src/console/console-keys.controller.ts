@@ -1,14 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Req,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeysService } from '@verity/accounts';
@@ -20,22 +10,23 @@ import {
 } from '@verity/contracts';
 import { uuidParam } from '../http/uuid-param';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { ConsoleRoute, CONSOLE_CONTROLLER_PATH } from './console-route';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { NoStore } from '../http/no-store';
 
 /** The account's API keys, managed from the console with the same rules as /v1/keys. */
 @ApiExcludeController()
-@Controller('console/api/keys')
+@Controller(CONSOLE_CONTROLLER_PATH)
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
-  @Get()
+  @ConsoleRoute('keys')
   async list(@Req() request: FastifyRequest): Promise<ConsoleApiKeys> {
     return { data: await this.keys.list(request.principal!.accountId) };
   }
 
-  @Post()
+  @ConsoleRoute('createKey')
   @NoStore()
   @HttpCode(201)
   create(
@@ -45,14 +36,14 @@ export class ConsoleKeysController {
     return this.keys.create(request.principal!.accountId, body.name, undefined, body.mode);
   }
 
-  @Post(':id/rotate')
+  @ConsoleRoute('rotateKey')
   @NoStore()
   @HttpCode(200)
   rotate(@Req() request: FastifyRequest, @Param('id') id: string): Promise<IssuedApiKey> {
     return this.keys.rotate(request.principal!.accountId, uuidParam(id, 'key'));
   }
 
-  @Delete(':id')
+  @ConsoleRoute('revokeKey')
   @HttpCode(204)
   async revoke(@Req() request: FastifyRequest, @Param('id') id: string): Promise<void> {
     await this.keys.revoke(request.principal!.accountId, uuidParam(id, 'key'));

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -11,10 +11,12 @@ import {
   type PhoneValidateRequest,
   type VerifyRequest,
 } from '@verity/contracts';
+import { VerifyHistory } from '@verity/history';
 import { ENGINES, type Engines } from '@verity/platform';
 import { BillingService } from '../billing/billing.service';
 import { runVerify } from '../controllers/verify.work';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
+import { ConsoleRoute, CONSOLE_CONTROLLER_PATH } from './console-route';
 import { ConsoleSessionGuard } from './console-session.guard';
 
 /**
@@ -22,15 +24,16 @@ import { ConsoleSessionGuard } from './console-session.guard';
  * /v1 (charged and counted in usage on the console's key), answering the API's JSON.
  */
 @ApiExcludeController()
-@Controller('console/api/playground')
+@Controller(CONSOLE_CONTROLLER_PATH)
 @UseGuards(ConsoleSessionGuard)
 export class ConsolePlaygroundController {
   constructor(
     @Inject(ENGINES) private readonly engines: Engines,
     private readonly billing: BillingService,
+    private readonly history: VerifyHistory,
   ) {}
 
-  @Post('email')
+  @ConsoleRoute('playgroundEmail')
   @HttpCode(200)
   validateEmail(
     @Req() request: FastifyRequest,
@@ -41,7 +44,7 @@ export class ConsolePlaygroundController {
     );
   }
 
-  @Post('phone')
+  @ConsoleRoute('playgroundPhone')
   @HttpCode(200)
   validatePhone(
     @Req() request: FastifyRequest,
@@ -61,7 +64,7 @@ export class ConsolePlaygroundController {
     );
   }
 
-  @Post('ip')
+  @ConsoleRoute('playgroundIp')
   @HttpCode(200)
   intel(
     @Req() request: FastifyRequest,
@@ -72,7 +75,7 @@ export class ConsolePlaygroundController {
     );
   }
 
-  @Post('verify')
+  @ConsoleRoute('playgroundVerify')
   @HttpCode(200)
   verify(
     @Req() request: FastifyRequest,
@@ -80,7 +83,7 @@ export class ConsolePlaygroundController {
     @Query('explain') explain: string | undefined,
   ) {
     return this.billing.charge(request.principal!, 'verify', request.id, () =>
-      runVerify(this.engines, body, explain === 'true'),
+      runVerify(this.engines, this.history, request.principal!, body, explain === 'true'),
     );
   }
 }

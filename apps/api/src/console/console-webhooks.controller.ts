@@ -1,14 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Req,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -24,6 +14,7 @@ import type {
 } from '@verity/contracts';
 import { ConsoleSendLimit } from './console-send-limit';
 import { ConsoleWebhookEvents } from './console-webhook-events';
+import { ConsoleRoute, CONSOLE_CONTROLLER_PATH } from './console-route';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { NoStore } from '../http/no-store';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
@@ -33,7 +24,7 @@ const webhookTestRequest = z.object({ url: z.string() }) satisfies z.ZodType<Web
 
 /** Webhook delivery attempts of the account's jobs, test events, resends and the signing secret. */
 @ApiExcludeController()
-@Controller('console/api/webhooks')
+@Controller(CONSOLE_CONTROLLER_PATH)
 @UseGuards(ConsoleSessionGuard)
 export class ConsoleWebhooksController {
   constructor(
@@ -44,7 +35,7 @@ export class ConsoleWebhooksController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Get()
+  @ConsoleRoute('webhooks')
   async list(@Req() request: FastifyRequest): Promise<ConsoleWebhooks> {
     return {
       // WEBHOOK_SECRET set by the operator signs every account's webhooks instead.
@@ -54,14 +45,14 @@ export class ConsoleWebhooksController {
   }
 
   /** POST, not GET: revealing a secret is an action, CSRF-checked and never cached. */
-  @Post('secret/reveal')
+  @ConsoleRoute('revealWebhookSecret')
   @NoStore()
   @HttpCode(200)
   async reveal(@Req() request: FastifyRequest): Promise<WebhookSecret> {
     return { secret: await this.accounts.webhookSecret(request.principal!.accountId) };
   }
 
-  @Post('secret/rotate')
+  @ConsoleRoute('rotateWebhookSecret')
   @NoStore()
   @HttpCode(200)
   async rotate(@Req() request: FastifyRequest): Promise<WebhookSecret> {
@@ -69,7 +60,7 @@ export class ConsoleWebhooksController {
   }
 
   /** Sends a signed test event to a URL now; answers the recorded attempt. */
-  @Post('test')
+  @ConsoleRoute('testWebhook')
   @HttpCode(200)
   async sendTest(
     @Req() request: FastifyRequest,
@@ -80,7 +71,7 @@ export class ConsoleWebhooksController {
   }
 
   /** Queues a job's webhook again; the attempt appears in the list once made. */
-  @Post('deliveries/:id/resend')
+  @ConsoleRoute('resendWebhook')
   @HttpCode(202)
   async resend(@Req() request: FastifyRequest, @Param('id') id: string): Promise<WebhookResend> {
     await this.sends.take(request.principal!.accountId);

@@ -1,6 +1,7 @@
 import { ConsoleAccountController } from './console-account.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleBatchController } from './console-batch.controller';
+import { ConsoleFeedbackController } from './console-feedback.controller';
 import { ConsoleKeysController } from './console-keys.controller';
 import { ConsolePlaygroundController } from './console-playground.controller';
 import { ConsoleSessionGuard } from './console-session.guard';
@@ -19,6 +20,7 @@ export const CONSOLE_CONTROLLERS = [
   ConsoleBatchController,
   ConsoleWebhooksController,
   ConsolePlaygroundController,
+  ConsoleFeedbackController,
 ];
 export const CONSOLE_PROVIDERS = [
   ConsoleSessions,

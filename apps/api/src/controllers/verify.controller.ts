@@ -8,6 +8,7 @@ import {
   verifyResultSchema,
   type VerifyRequest,
 } from '@verity/contracts';
+import { VerifyHistory } from '@verity/history';
 import { ENGINES, TEST_ENGINES, type Engines } from '@verity/platform';
 import { ApiCall } from '../auth/api-call.hook';
 import { BillingService } from '../billing/billing.service';
@@ -21,6 +22,7 @@ export class VerifyController {
     @Inject(ENGINES) private readonly engines: Engines,
     @Inject(TEST_ENGINES) private readonly test: Engines,
     private readonly billing: BillingService,
+    private readonly history: VerifyHistory,
   ) {}
 
   @Post('verify')
@@ -31,10 +33,13 @@ export class VerifyController {
     summary: `Combined fraud check of email, phone and/or IP (${CREDIT_COST.verify} credits)`,
     body: verifyRequest,
     ok: verifyResultSchema,
-    okDescription: 'The VerifyResult; with explain=true also `fraud_base` and `reasons`',
+    okDescription:
+      'The VerifyResult with its request_id (for POST /v1/feedback); with explain=true also `fraud_base`, `reasons` and `history`',
     errors: [400, 401, 402, 422, 429, 503],
   })
-  @ApiExplain('true adds `fraud_base` and `reasons`, each contribution to fraud_score')
+  @ApiExplain(
+    'true adds `fraud_base`, `reasons` (each contribution to fraud_score) and `history` (the counts behind the history rules)',
+  )
   verify(
     principal: Principal,
     body: VerifyRequest,
@@ -42,7 +47,13 @@ export class VerifyController {
   ): Promise<VerifyAnswer> {
     const explain = request.query.explain;
     return this.billing.charge(principal, 'verify', request.id, () =>
-      runVerify(principal.mode === 'test' ? this.test : this.engines, body, explain === 'true'),
+      runVerify(
+        principal.mode === 'test' ? this.test : this.engines,
+        this.history,
+        principal,
+        body,
+        explain === 'true',
+      ),
     );
   }
 }

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { field } from '../form-field';
-import type { ConsoleSessionView } from '@verity/contracts/console';
 import { api } from '../api';
 import { ConfirmButton } from '../components/confirm';
 import { ErrorNote } from '../components/states';
@@ -18,9 +17,11 @@ export function AccountPage({ session, onSession }: PageProps) {
     setSaved(false);
     try {
       onSession(
-        await api<ConsoleSessionView>('POST', '/auth/password', {
-          password: field(data, 'new-password'),
-          current_password: field(data, 'current-password'),
+        await api('setPassword', {
+          body: {
+            password: field(data, 'new-password'),
+            current_password: field(data, 'current-password'),
+          },
         }),
       );
       form.reset();
@@ -82,7 +83,7 @@ export function AccountPage({ session, onSession }: PageProps) {
           question={`Sign out every session of ${session.email}?`}
           confirmLabel="Sign out everywhere"
           onConfirm={() =>
-            void api('POST', '/auth/logout-everywhere')
+            void api('logoutEverywhere')
               .then(() => {
                 onSession(undefined);
                 navigate('/sign-in');

@@ -28,7 +28,7 @@ export function BatchPage() {
     setCancelError(null);
     setCancelled(null);
     try {
-      const ended = await api<ConsoleBatchJob>('DELETE', `/batch/${job.id}`);
+      const ended = await api('cancelJob', { params: { jobId: job.id } });
       jobs.replace(ended);
       setCancelled(ended);
     } catch (err) {
@@ -55,7 +55,7 @@ export function BatchPage() {
     setError(null);
     setCreated(null);
     try {
-      setCreated(await api<ConsoleBatchJob>('POST', '/batch', body));
+      setCreated(await api('createJob', { body }));
       form.reset();
       jobs.reload();
     } catch (err) {

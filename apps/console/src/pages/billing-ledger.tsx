@@ -1,4 +1,3 @@
-import type { LedgerPage } from '@verity/contracts/account';
 import { api } from '../api';
 import { Pager, useCursors } from '../components/pager';
 import { Empty, ErrorNote, Loading } from '../components/states';
@@ -20,7 +19,7 @@ export function BillingLedger() {
   const pages = useCursors();
   const before = pages.before;
   const ledger = useLoad(
-    () => api<LedgerPage>('GET', `/ledger?limit=25${before ? `&before=${before}` : ''}`),
+    () => api('ledger', { query: { limit: 25, before: before || undefined } }),
     [before],
   );
   return (

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ConsoleStatement, StatementGranularity } from '@verity/contracts/console';
+import type { StatementGranularity } from '@verity/contracts/console';
 import { api } from '../api';
 import { Pager, useCursors } from '../components/pager';
 import { Empty, ErrorNote, Loading } from '../components/states';
@@ -31,11 +31,7 @@ export function BillingStatement() {
   const pages = useCursors();
   const before = pages.before;
   const statement = useLoad(
-    () =>
-      api<ConsoleStatement>(
-        'GET',
-        `/statement?granularity=${granularity}${before ? `&before=${encodeURIComponent(before)}` : ''}`,
-      ),
+    () => api('statement', { query: { granularity, before: before || undefined } }),
     [granularity, before],
   );
   const s = statement.value;

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import type { ConsoleOverview } from '@verity/contracts/console';
 import { ErrorNote, Loading } from '../components/states';
 import { formatNumber } from '../format';
 import { api } from '../api';
@@ -41,7 +40,7 @@ function AddingCredits({ accountId, adminApi }: { accountId: string; adminApi: b
 }
 
 export function BillingPage({ session }: PageProps) {
-  const overview = useLoad(() => api<ConsoleOverview>('GET', '/overview'));
+  const overview = useLoad(() => api('overview'));
   const [ledgerOpen, setLedgerOpen] = useState(false);
   return (
     <>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import type { ConsoleBatchJob, ConsoleBatchJobs, ConsoleJob } from '@verity/contracts/console';
+import type { ConsoleBatchJob, ConsoleJob } from '@verity/contracts/console';
 import { api } from '../api';
 
 /** Jobs per request: the first page, and each "Load more". */
@@ -29,10 +29,9 @@ export function useJobList(status: StatusFilter) {
 
   const page = useCallback(
     (cursor: string | null) => {
-      const query = new URLSearchParams({ limit: String(JOBS_PER_PAGE) });
-      if (status) query.set('status', status);
-      if (cursor) query.set('cursor', cursor);
-      return api<ConsoleBatchJobs>('GET', `/batch?${query.toString()}`);
+      return api('jobs', {
+        query: { limit: JOBS_PER_PAGE, status: status || undefined, cursor: cursor ?? undefined },
+      });
     },
     [status],
   );
@@ -82,7 +81,7 @@ export function useJobList(status: StatusFilter) {
 
   const refresh = useCallback(
     (id: string) =>
-      api<ConsoleBatchJob>('GET', `/batch/${id}`)
+      api('job', { params: { jobId: id } })
         .then(replace)
         .catch((err: unknown) => setError(err)),
     [replace],

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { field } from '../form-field';
 import type { IssuedApiKey, KeyMode } from '@verity/contracts/account';
-import type { ConsoleApiKeys } from '@verity/contracts/console';
 import { api } from '../api';
 import { ConfirmButton } from '../components/confirm';
 import { SecretOnce } from '../components/secret-once';
@@ -10,7 +9,7 @@ import { formatTime } from '../format';
 import { useLoad } from '../use-load';
 
 export function KeysPage() {
-  const keys = useLoad(() => api<ConsoleApiKeys>('GET', '/keys'));
+  const keys = useLoad(() => api('keys'));
   const [issued, setIssued] = useState<{ what: string; key: IssuedApiKey } | null>(null);
   const [error, setError] = useState<unknown>(null);
 
@@ -33,7 +32,7 @@ export function KeysPage() {
     const name = field(data, 'name').trim();
     const mode = field(data, 'mode') as KeyMode;
     void run(`New ${mode} key “${name}”, its value`, async () => {
-      const key = await api<IssuedApiKey>('POST', '/keys', { name, mode });
+      const key = await api('createKey', { body: { name, mode } });
       form.reset();
       return key;
     });
@@ -108,7 +107,7 @@ export function KeysPage() {
                         onConfirm={() =>
                           void run(
                             `${capitalised(k.mode)} key “${k.name}” rotated, its new value`,
-                            () => api<IssuedApiKey>('POST', `/keys/${k.id}/rotate`),
+                            () => api('rotateKey', { params: { id: k.id } }),
                           )
                         }
                       />
@@ -119,7 +118,7 @@ export function KeysPage() {
                         confirmLabel="Delete"
                         onConfirm={() =>
                           void run('', async () => {
-                            await api('DELETE', `/keys/${k.id}`);
+                            await api('revokeKey', { params: { id: k.id } });
                             return undefined;
                           })
                         }

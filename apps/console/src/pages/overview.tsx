@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'preact/hooks';
-import type { ConsoleApiKeys, ConsoleOverview, ConsoleUsage } from '@verity/contracts/console';
 import { api } from '../api';
 import { Empty, ErrorNote, Loading } from '../components/states';
 import { lastDays, UsageChart, type Measure } from '../components/usage-chart';
@@ -12,12 +11,9 @@ const CONSOLE_KEY_ID = '00000000-0000-0000-0000-000000000000';
 export function OverviewPage() {
   const [keyId, setKeyId] = useState('');
   const [measure, setMeasure] = useState<Measure | 'test'>('calls');
-  const overview = useLoad(() => api<ConsoleOverview>('GET', '/overview'));
-  const keys = useLoad(() => api<ConsoleApiKeys>('GET', '/keys'));
-  const usage = useLoad(
-    () => api<ConsoleUsage>('GET', `/usage${keyId ? `?key_id=${encodeURIComponent(keyId)}` : ''}`),
-    [keyId],
-  );
+  const overview = useLoad(() => api('overview'));
+  const keys = useLoad(() => api('keys'));
+  const usage = useLoad(() => api('usage', { query: { key_id: keyId || undefined } }), [keyId]);
   const days = useMemo(() => lastDays(usage.value?.days ?? 30), [usage.value]);
   const shown = measure === 'test' ? usage.value?.test_calls : usage.value?.data;
 

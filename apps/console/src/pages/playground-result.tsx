@@ -1,19 +1,35 @@
 import { useState } from 'preact/hooks';
-import type { ExplainedReason, ExplainedVerifyResult } from '@verity/contracts/account';
-import type { EmailResult, IpResult, PhoneResult } from '@verity/contracts/results';
+import type { ExplainedReason } from '@verity/contracts/account';
+import type { ConsoleResponse } from '@verity/contracts/console-routes';
+import type { IpResult } from '@verity/contracts/results';
+import {
+  EMAIL_ROWS,
+  facts,
+  IP_ROWS,
+  PHONE_ROWS,
+  verifyGroups,
+  type Fact,
+  type FactGroup,
+  type FactValue,
+} from './result-fields';
+
+/** A playground answer: the call made and its result, typed by the console's route table. */
+export type PlaygroundAnswer =
+  | { kind: 'email'; result: ConsoleResponse<'playgroundEmail'> }
+  | { kind: 'phone'; result: ConsoleResponse<'playgroundPhone'> }
+  | { kind: 'ip'; result: ConsoleResponse<'playgroundIp'> }
+  | { kind: 'verify'; result: ConsoleResponse<'playgroundVerify'> };
 
 /** The calls the playground makes. */
-export type PlaygroundKind = 'email' | 'phone' | 'ip' | 'verify';
-
-type Fact = [label: string, value: string | number | boolean | null | undefined];
+export type PlaygroundKind = PlaygroundAnswer['kind'];
 
 /**
  * A playground answer in words: the verdict and score first (for verify, its reasons), then the
- * key fields; the whole JSON answer behind a toggle.
+ * result's fields (result-fields.ts); the whole JSON answer behind a toggle.
  */
-export function PlaygroundResult({ kind, result }: { kind: PlaygroundKind; result: unknown }) {
+export function PlaygroundResult({ answer }: { answer: PlaygroundAnswer }) {
   const [raw, setRaw] = useState(false);
-  const view = describe(kind, result);
+  const view = describe(answer);
   return (
     <section class="result" aria-labelledby="result-h">
       <h3 id="result-h">Result</h3>
@@ -29,7 +45,7 @@ export function PlaygroundResult({ kind, result }: { kind: PlaygroundKind; resul
       </button>
       {raw && (
         <pre aria-label="JSON result" data-result>
-          {JSON.stringify(result, null, 2)}
+          {JSON.stringify(answer.result, null, 2)}
         </pre>
       )}
     </section>
@@ -39,88 +55,41 @@ export function PlaygroundResult({ kind, result }: { kind: PlaygroundKind; resul
 interface View {
   verdict: string;
   reasons?: ExplainedReason[];
-  groups: [title: string, facts: Fact[]][];
+  groups: FactGroup[];
 }
 
-function describe(kind: PlaygroundKind, result: unknown): View {
-  switch (kind) {
+function describe(answer: PlaygroundAnswer): View {
+  switch (answer.kind) {
     case 'email': {
-      const email = result as EmailResult;
+      const email = answer.result;
       return {
         verdict: `${capital(email.deliverability)} · score ${email.score}/100`,
-        groups: [['Email', emailFacts(email)]],
+        groups: [['Email', facts(email, EMAIL_ROWS)]],
       };
     }
     case 'phone': {
-      const phone = result as PhoneResult;
+      const phone = answer.result;
       return {
         verdict: `${phone.valid ? 'Valid' : 'Not valid'} · score ${phone.score}/100`,
-        groups: [['Phone', phoneFacts(phone)]],
+        groups: [['Phone', facts(phone, PHONE_ROWS)]],
       };
     }
     case 'ip': {
-      const ip = result as IpResult;
+      const ip = answer.result;
       return {
         verdict: `Abuse score ${ip.abuse_score}/100${flagged(ip)}`,
-        groups: [['IP address', ipFacts(ip)]],
+        groups: [['IP address', facts(ip, IP_ROWS)]],
       };
     }
     case 'verify': {
-      const verify = result as ExplainedVerifyResult;
-      const groups: View['groups'] = [];
-      if (verify.email) groups.push(['Email', emailFacts(verify.email)]);
-      if (verify.phone) groups.push(['Phone', phoneFacts(verify.phone)]);
-      if (verify.ip) groups.push(['IP address', ipFacts(verify.ip)]);
+      const verify = answer.result;
       return {
         verdict: `${capital(verify.risk)} risk · fraud score ${verify.fraud_score}/100`,
         reasons: verify.reasons ?? [],
-        groups,
+        groups: verifyGroups(verify),
       };
     }
   }
-}
-
-function emailFacts(email: EmailResult): Fact[] {
-  return [
-    ['Address', email.input],
-    ['Deliverability', email.deliverability],
-    ['Score', email.score],
-    ['Valid syntax', email.valid_syntax],
-    ['Mail server (MX)', email.mx_found],
-    ['Disposable', email.disposable],
-    ['Role address', email.role_based],
-    ['Free provider', email.free_provider],
-    ['Did you mean', email.did_you_mean],
-    ['Credits used', email.credits_used],
-  ];
-}
-
-function phoneFacts(phone: PhoneResult): Fact[] {
-  return [
-    ['Number', phone.e164 ?? phone.input],
-    ['Valid', phone.valid],
-    ['Score', phone.score],
-    ['Country', phone.country],
-    ['Line type', phone.line_type],
-    ['Carrier', phone.carrier],
-    ['HLR', phone.hlr ? phone.hlr.status : 'not requested'],
-    ['Credits used', phone.credits_used],
-  ];
-}
-
-function ipFacts(ip: IpResult): Fact[] {
-  return [
-    ['Address', ip.input],
-    ['Abuse score', ip.abuse_score],
-    ['Country', ip.country],
-    ['City', ip.city],
-    ['Network', ip.asn === null ? null : `AS${ip.asn} ${ip.asn_org ?? ''}`.trim()],
-    ['VPN', ip.vpn],
-    ['Proxy', ip.proxy],
-    ['Tor', ip.tor],
-    ['Data centre', ip.datacenter],
-    ['Credits used', ip.credits_used],
-  ];
 }
 
 function flagged(ip: IpResult): string {
@@ -171,7 +140,7 @@ function Facts({ title, facts }: { title: string; facts: Fact[] }) {
   );
 }
 
-function show(value: Fact[1]): string {
+function show(value: FactValue): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return String(value);

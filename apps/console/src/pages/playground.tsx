@@ -2,7 +2,11 @@ import { useState } from 'preact/hooks';
 import { field } from '../form-field';
 import { api } from '../api';
 import { ErrorNote } from '../components/states';
-import { PlaygroundResult, type PlaygroundKind as Kind } from './playground-result';
+import {
+  PlaygroundResult,
+  type PlaygroundAnswer,
+  type PlaygroundKind as Kind,
+} from './playground-result';
 import type { PageProps } from './props';
 
 const COSTS: Record<Kind, string> = {
@@ -15,7 +19,7 @@ const COSTS: Record<Kind, string> = {
 /** One real call from the browser, charged like the API, with its answer in words and in JSON. */
 export function PlaygroundPage({ session }: PageProps) {
   const [kind, setKind] = useState<Kind>('email');
-  const [result, setResult] = useState<{ kind: Kind; body: unknown } | null>(null);
+  const [result, setResult] = useState<PlaygroundAnswer | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -23,20 +27,11 @@ export function PlaygroundPage({ session }: PageProps) {
     e.preventDefault();
     const data = new FormData(e.currentTarget as HTMLFormElement);
     const text = (name: string) => field(data, name).trim() || undefined;
-    const body =
-      kind === 'email'
-        ? { email: text('email') ?? '' }
-        : kind === 'phone'
-          ? { phone: text('phone') ?? '', hlr: data.get('hlr') === 'on' }
-          : kind === 'ip'
-            ? { ip: text('ip') ?? '' }
-            : { email: text('email'), phone: text('phone'), ip: text('ip') };
     setBusy(true);
     setError(null);
     setResult(null);
     try {
-      const path = kind === 'verify' ? '/playground/verify?explain=true' : `/playground/${kind}`;
-      setResult({ kind, body: await api('POST', path, body) });
+      setResult(await call(kind, text, data.get('hlr') === 'on'));
     } catch (err) {
       setError(err);
     } finally {
@@ -119,7 +114,37 @@ export function PlaygroundPage({ session }: PageProps) {
         </button>
       </form>
       <ErrorNote error={error} />
-      {result !== null && <PlaygroundResult kind={result.kind} result={result.body} />}
+      {result !== null && <PlaygroundResult answer={result} />}
     </section>
   );
+}
+
+/** The call of a kind, with the form's values (verify is always explained: its reasons show). */
+async function call(
+  kind: Kind,
+  text: (name: string) => string | undefined,
+  hlr: boolean,
+): Promise<PlaygroundAnswer> {
+  switch (kind) {
+    case 'email':
+      return {
+        kind,
+        result: await api('playgroundEmail', { body: { email: text('email') ?? '' } }),
+      };
+    case 'phone':
+      return {
+        kind,
+        result: await api('playgroundPhone', { body: { phone: text('phone') ?? '', hlr } }),
+      };
+    case 'ip':
+      return { kind, result: await api('playgroundIp', { body: { ip: text('ip') ?? '' } }) };
+    case 'verify':
+      return {
+        kind,
+        result: await api('playgroundVerify', {
+          query: { explain: true },
+          body: { email: text('email'), phone: text('phone'), ip: text('ip') },
+        }),
+      };
+  }
 }

@@ -18,7 +18,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: ConsoleSessionView)
     // The token leaves the address bar at once: not in history, not in a screenshot.
     history.replaceState(null, '', location.pathname + location.search);
     setBusy(true);
-    api<ConsoleSessionView>('POST', '/auth/link', { token })
+    api('redeemLink', { body: { token } })
       .then((s) => {
         setCsrfToken(s.csrf_token);
         if (s.password_set) finish(s);
@@ -40,9 +40,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: ConsoleSessionView)
     setError(null);
     try {
       finish(
-        await api<ConsoleSessionView>('POST', '/auth/login', {
-          email: field(form, 'email'),
-          password: field(form, 'password'),
+        await api('login', {
+          body: { email: field(form, 'email'), password: field(form, 'password') },
         }),
       );
     } catch (err) {
@@ -63,7 +62,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: ConsoleSessionView)
     setBusy(true);
     setError(null);
     try {
-      finish(await api<ConsoleSessionView>('POST', '/auth/password', { password }));
+      finish(await api('setPassword', { body: { password } }));
     } catch (err) {
       setError(err);
     } finally {

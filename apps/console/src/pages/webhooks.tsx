@@ -1,10 +1,5 @@
 import { useState } from 'preact/hooks';
-import type {
-  ConsoleWebhooks,
-  WebhookDelivery,
-  WebhookResend,
-  WebhookSecret,
-} from '@verity/contracts/console';
+import type { WebhookDelivery } from '@verity/contracts/console';
 import { api } from '../api';
 import { ConfirmButton } from '../components/confirm';
 import { SecretOnce } from '../components/secret-once';
@@ -14,14 +9,14 @@ import { formatTime } from '../format';
 import { useLoad } from '../use-load';
 
 export function WebhooksPage() {
-  const list = useLoad(() => api<ConsoleWebhooks>('GET', '/webhooks'));
+  const list = useLoad(() => api('webhooks'));
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  const act = (path: string) => {
+  const act = (route: 'revealWebhookSecret' | 'rotateWebhookSecret') => {
     setError(null);
-    api<WebhookSecret>('POST', path)
+    api(route)
       .then((s) => setSecret(s.secret))
       .catch(setError);
   };
@@ -31,7 +26,7 @@ export function WebhooksPage() {
     setError(null);
     setNotice(null);
     setSending(true);
-    api<WebhookDelivery>('POST', '/webhooks/test', { url })
+    api('testWebhook', { body: { url } })
       .then((d) => {
         setNotice(
           d.error === null
@@ -46,7 +41,7 @@ export function WebhooksPage() {
   const resend = (d: WebhookDelivery) => {
     setError(null);
     setNotice(null);
-    api<WebhookResend>('POST', `/webhooks/deliveries/${d.id}/resend`)
+    api('resendWebhook', { params: { id: d.id } })
       .then((r) => {
         setNotice(
           `The webhook of ${r.job_id} is queued again: attempt ${r.attempt} appears below once made.`,
@@ -70,14 +65,14 @@ export function WebhooksPage() {
           </p>
         )}
         <div class="actions">
-          <button type="button" onClick={() => act('/webhooks/secret/reveal')}>
+          <button type="button" onClick={() => act('revealWebhookSecret')}>
             Reveal secret
           </button>
           <ConfirmButton
             label="Rotate secret"
             question="Rotate the webhook signing secret? Deliveries from now on use the new one."
             confirmLabel="Rotate"
-            onConfirm={() => act('/webhooks/secret/rotate')}
+            onConfirm={() => act('rotateWebhookSecret')}
           />
         </div>
         {secret && <SecretOnce label="Webhook signing secret" value={secret} once={false} />}

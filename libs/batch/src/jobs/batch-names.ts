@@ -9,10 +9,17 @@ export interface BatchNames {
   webhooksQueue: string;
   /** Row chunks from the splitter to the scorers. */
   chunksTopic: string;
+  /**
+   * SMTP chunks held for their next retry round (docs/models/email.md, "Retry window"): apart
+   * from the chunks topic so that a chunk waiting for its round delays only other such chunks.
+   */
+  chunkRetriesTopic: string;
   /** Split and chunk-completion reports to the assembler, spread over partitions (any order). */
   progressTopic: string;
   /** Consumer group of the scorers on the chunks topic. */
   scorerGroup: string;
+  /** Consumer group of the scorers on the chunk-retries topic (one group per topic). */
+  scorerRetryGroup: string;
   /** Consumer group of the assembler on the progress topic. */
   assemblerGroup: string;
 }
@@ -24,8 +31,10 @@ export function batchNames(namespace?: string): BatchNames {
     ingestQueue: `${p}ingest`,
     webhooksQueue: `${p}webhooks`,
     chunksTopic: `${p}verity.batch.chunks`,
+    chunkRetriesTopic: `${p}verity.batch.chunk-retries`,
     progressTopic: `${p}verity.batch.progress`,
     scorerGroup: `${p}verity-scorers`,
+    scorerRetryGroup: `${p}verity-scorer-retries`,
     assemblerGroup: `${p}verity-assembler`,
   };
 }

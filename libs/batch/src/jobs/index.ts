@@ -10,6 +10,7 @@ export { BatchJobHousekeeping } from './batch-job-housekeeping.repository';
 export { BatchJobsService } from './batch-jobs.service';
 export { BatchJobsModule } from './batch-jobs.module';
 export { SigningSecretProvider } from './signing-secret.provider';
+export { SettingsRepository } from './settings.repository';
 export { processedRowsOf, resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';
 export {
   END_STATUSES,

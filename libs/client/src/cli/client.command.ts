@@ -3,11 +3,21 @@ import { VerityConnectionError } from '../index';
 import { UsageError } from './usage.error';
 import { batchCommand } from './batch.command';
 import { exitCodeOf } from './exit-codes';
+import { feedbackCommand } from './feedback.command';
 import { printResult } from './output';
 import { connect, one, parse } from './options';
 
 /** The API commands of `verity`, built on @verity/client. */
-export const CLIENT_COMMANDS = ['ping', 'email', 'phone', 'ip', 'verify', 'batch', 'keys'] as const;
+export const CLIENT_COMMANDS = [
+  'ping',
+  'email',
+  'phone',
+  'ip',
+  'verify',
+  'feedback',
+  'batch',
+  'keys',
+] as const;
 type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
 export function isClientCommand(command: string): command is ClientCommand {
@@ -18,7 +28,14 @@ export const CLIENT_HELP = `  ping                                        check 
   email ADDRESS                               validate an email address (1 credit)
   phone NUMBER [--country GB] [--hlr]         validate a phone number (1 credit; 5 with --hlr)
   ip ADDRESS                                  IP intelligence (1 credit)
-  verify [--email E] [--phone P] [--ip I] [--explain]   combined fraud check (3 credits)
+  verify [--email E] [--phone P] [--ip I] [--explain]   combined fraud check (3 credits); its
+                                              request_id reports the outcome later
+  feedback REQUEST_ID --outcome fraud|legitimate
+                                              how a verify call turned out (free): later scores
+                                              of its email, phone and IP rise or fall
+  feedback [--email E] [--phone P] [--ip I] --outcome fraud|legitimate
+                                              the same for values seen elsewhere
+  feedback stats                              what the reported outcomes say about the scores
   batch run FILE --type email|phone|ip [--out FILE] [--webhook URL] [--interval S] [--timeout S]
                                               upload a CSV, show progress, download the result
                                               (next to FILE unless --out); a first line that is
@@ -87,6 +104,8 @@ async function dispatch(command: ClientCommand, argv: string[]): Promise<void> {
       const input = { email: values.email, phone: values.phone, ip: values.ip };
       return printResult(await verity.verify(input, { explain: values.explain }), json);
     }
+    case 'feedback':
+      return feedbackCommand(argv);
     case 'keys':
       return keysCommand(argv);
     case 'batch': {

@@ -39,7 +39,8 @@ async function differences(db: DataSource): Promise<string[]> {
         out.push(`${name}: in the entity, not in the migrations`);
         continue;
       }
-      const type = db.driver.normalizeType(column);
+      // information_schema names every array column's type ARRAY.
+      const type = column.isArray ? 'ARRAY' : db.driver.normalizeType(column);
       if (type !== actual.data_type) out.push(`${name}: entity ${type}, table ${actual.data_type}`);
       if (column.isNullable !== (actual.is_nullable === 'YES'))
         out.push(`${name}: entity nullable=${column.isNullable}, table ${actual.is_nullable}`);

@@ -5,6 +5,8 @@ import { BatchJobEntity } from './batch-job.entity';
 import { BatchChunkEntity } from './batch-chunk.entity';
 import { BatchChunkProgressEntity } from './batch-chunk-progress.entity';
 import { SettingEntity } from './setting.entity';
+import { VerifyCallEntity } from './verify-call.entity';
+import { VerifyFeedbackEntity } from './verify-feedback.entity';
 
 export {
   AccountEntity,
@@ -14,6 +16,8 @@ export {
   BatchChunkEntity,
   BatchChunkProgressEntity,
   SettingEntity,
+  VerifyCallEntity,
+  VerifyFeedbackEntity,
 };
 export const ENTITIES = [
   AccountEntity,
@@ -23,4 +27,6 @@ export const ENTITIES = [
   BatchChunkEntity,
   BatchChunkProgressEntity,
   SettingEntity,
+  VerifyCallEntity,
+  VerifyFeedbackEntity,
 ];

@@ -13,7 +13,8 @@ import { TestUsage1740100000000 } from './1740100000000-test-usage';
 import { BatchInputFormat1740200000000 } from './1740200000000-batch-input-format';
 import { BatchSmtpProbe1740350000000 } from './1740350000000-batch-smtp-probe';
 import { RateLimitBuckets1740355000000 } from './1740355000000-rate-limit-buckets';
-import { BatchEndEffects1740400000000 } from './1740400000000-batch-end-effects';
+import { VerifyHistory1741000000000 } from './1741000000000-verify-history';
+import { BatchEndEffects1741100000000 } from './1741100000000-batch-end-effects';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -32,5 +33,6 @@ export const MIGRATIONS = [
   BatchInputFormat1740200000000,
   BatchSmtpProbe1740350000000,
   RateLimitBuckets1740355000000,
-  BatchEndEffects1740400000000,
+  VerifyHistory1741000000000,
+  BatchEndEffects1741100000000,
 ];

@@ -5,6 +5,7 @@ export {
   MAGIC_PHONES,
   magicEmail,
   magicIp,
+  isMagicInput,
   magicPhone,
   type MagicEmail,
   type MagicIp,

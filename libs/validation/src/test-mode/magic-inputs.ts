@@ -172,3 +172,18 @@ export function magicIp(input: string): MagicIp | undefined {
   const key = ipKey(input);
   return key === null ? undefined : IPS.get(key);
 }
+
+/**
+ * Whether a test key's input is one of the magic inputs, whose answers never change: the
+ * account's history leaves them out (docs/test-mode.md).
+ */
+export function isMagicInput(kind: 'email' | 'phone' | 'ip', input: string): boolean {
+  switch (kind) {
+    case 'email':
+      return EMAILS.has(input.trim().toLowerCase());
+    case 'phone':
+      return magicPhone(input.trim()) !== undefined;
+    case 'ip':
+      return magicIp(input) !== undefined;
+  }
+}

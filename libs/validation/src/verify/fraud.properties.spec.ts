@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { RiskLevel } from '@verity/contracts';
 import { FRAUD_BASE } from './fraud.rules';
 import { riskFor, scoreFraud } from './fraud.scorer';
-import { CLEAN, Rng, WORSENINGS, anyInput } from '@verity/testing';
+import { CLEAN, Rng, WORSENINGS, anyInput, cleanHistoryFor } from '@verity/testing';
 import type { FraudInput, SignalKind } from './fraud.types';
 
 const SEED = 20240611;
@@ -81,6 +81,8 @@ void describe('fraud model properties', () => {
       const missing = KINDS.filter((k) => input[k] === undefined).sort(() => r.next() - 0.5);
       for (const kind of missing) {
         const next: FraudInput = { ...input, [kind]: CLEAN[kind](r) };
+        // Half the time the new result comes with a history that fires no rule of its own.
+        if (r.bool(0.5)) next.history = { ...input.history, ...cleanHistoryFor(r, kind) };
         const nextScore = scoreFraud(next).fraud_score;
         checked++;
         assert.ok(

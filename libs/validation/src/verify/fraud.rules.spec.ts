@@ -17,7 +17,17 @@ import {
   RISK_THRESHOLDS,
 } from './fraud.rules';
 import { FRAUD_REASON_CODES, type SignalKind } from './fraud.types';
-import { Rng, anyEmail, anyIp, anyPhone } from '@verity/testing';
+import { HISTORY_CREDITS, HISTORY_RULES } from './history.rules';
+import type { FraudHistory } from './history.types';
+import {
+  HISTORY_KINDS,
+  Rng,
+  anyEmail,
+  anyHistory,
+  anyIp,
+  anyPhone,
+  anyValueHistory,
+} from '@verity/testing';
 
 const RISKS = { email: EMAIL_RULES, phone: PHONE_RULES, ip: IP_RULES };
 const CREDITS = { email: EMAIL_CREDITS, phone: PHONE_CREDITS, ip: IP_CREDITS };
@@ -27,6 +37,8 @@ const KINDS: readonly SignalKind[] = ['email', 'phone', 'ip'];
 const ALL: { code: string; points: number }[] = [
   ...KINDS.flatMap((k) => RISKS[k].map((r) => ({ code: r.code, points: r.weight }))),
   ...KINDS.flatMap((k) => CREDITS[k].map((c) => ({ code: c.code, points: -c.credit }))),
+  ...KINDS.flatMap((k) => HISTORY_RULES[k].map((r) => ({ code: r.code, points: r.weight }))),
+  ...KINDS.flatMap((k) => HISTORY_CREDITS[k].map((c) => ({ code: c.code, points: -c.credit }))),
   ...CROSS_RULES.map((r) => ({ code: r.code, points: r.weight })),
 ];
 
@@ -43,7 +55,8 @@ void describe('fraud rule table', () => {
     assert.deepEqual([...ALL.map((r) => r.code), ...notes].sort(), [...FRAUD_REASON_CODES].sort());
     for (const code of notes) assert.ok(code.startsWith('email_'), code);
     for (const k of KINDS) {
-      for (const r of [...RISKS[k], ...CREDITS[k]]) assert.ok(r.code.startsWith(`${k}_`), r.code);
+      for (const r of [...RISKS[k], ...CREDITS[k], ...HISTORY_RULES[k], ...HISTORY_CREDITS[k]])
+        assert.ok(r.code.startsWith(`${k}_`), r.code);
     }
     for (const r of CROSS_RULES) assert.ok(r.code.startsWith('cross_'), r.code);
   });
@@ -51,6 +64,46 @@ void describe('fraud rule table', () => {
   void it('has positive integer weights and credits', () => {
     for (const r of ALL) assert.ok(Number.isInteger(r.points) && r.points !== 0, r.code);
     for (const k of KINDS) for (const r of RISKS[k]) assert.ok(r.weight > 0, r.code);
+    for (const k of KINDS) for (const r of HISTORY_RULES[k]) assert.ok(r.weight > 0, r.code);
+  });
+
+  void it('keeps every history rule within [0, weight], also on counts and weights that are not numbers', () => {
+    const r = new Rng(11);
+    const broken = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -3];
+    for (let n = 0; n < 500; n++) {
+      const history: FraudHistory = anyHistory(
+        r,
+        { email: anyEmail(r), phone: anyPhone(r), ip: anyIp(r) },
+        0.9,
+      );
+      if (r.bool(0.3) && history.ip?.linked) history.ip.linked.h1 = r.pick(broken);
+      if (r.bool(0.3) && history.phone) history.phone.reported.fraud = r.pick(broken);
+      if (r.bool(0.3) && history.subnet) history.subnet.reported.legitimate = r.pick(broken);
+      for (const k of KINDS) {
+        for (const rule of HISTORY_RULES[k]) {
+          const p = rule.points(history);
+          assert.ok(Number.isInteger(p) && p >= 0 && p <= rule.weight, `${rule.code}: ${p}`);
+        }
+      }
+    }
+  });
+
+  void it('reads only its own values: a history rule or credit of one signal ignores the others', () => {
+    const r = new Rng(13);
+    for (let n = 0; n < 300; n++) {
+      const history = anyHistory(r, { email: anyEmail(r), phone: anyPhone(r), ip: anyIp(r) }, 1);
+      for (const k of KINDS) {
+        const changed: FraudHistory = { ...history };
+        for (const other of KINDS.filter((o) => o !== k)) {
+          for (const kind of HISTORY_KINDS[other])
+            changed[kind] = anyValueHistory(r, kind !== 'email');
+        }
+        for (const rule of HISTORY_RULES[k])
+          assert.equal(rule.points(changed), rule.points(history), rule.code);
+        for (const credit of HISTORY_CREDITS[k])
+          assert.equal(credit.when(changed), credit.when(history), credit.code);
+      }
+    }
   });
 
   void it('keeps every rule within [0, weight] on random results', () => {

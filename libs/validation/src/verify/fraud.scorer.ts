@@ -16,6 +16,10 @@ import {
   type SignalRule,
 } from './fraud.rules';
 import type { FraudInput, FraudReason, FraudScore, SignalKind } from './fraud.types';
+import { HISTORY_CREDITS, HISTORY_RULES } from './history.rules';
+import type { FraudHistory } from './history.types';
+
+const NO_HISTORY: FraudHistory = Object.freeze({});
 
 /** Maps a fraud_score to its risk level: low < 30 ≤ medium < 60 ≤ high (non-numbers are high). */
 export function riskFor(score: number): RiskLevel {
@@ -26,10 +30,11 @@ export function riskFor(score: number): RiskLevel {
 
 /** Combined fraud score of whichever results were supplied, with the reasons that make it up. */
 export function scoreFraud(input: FraudInput): FraudScore {
+  const history = input.history ?? NO_HISTORY;
   const reasons: FraudReason[] = [
-    ...signalReasons('email', input.email, EMAIL_RULES, EMAIL_CREDITS, notesOf(input)),
-    ...signalReasons('phone', input.phone, PHONE_RULES, PHONE_CREDITS, []),
-    ...signalReasons('ip', input.ip, IP_RULES, IP_CREDITS, []),
+    ...signalReasons('email', input.email, EMAIL_RULES, EMAIL_CREDITS, notesOf(input), history),
+    ...signalReasons('phone', input.phone, PHONE_RULES, PHONE_CREDITS, [], history),
+    ...signalReasons('ip', input.ip, IP_RULES, IP_CREDITS, [], history),
   ];
   for (const rule of CROSS_RULES) {
     if (rule.applies(input)) {
@@ -61,6 +66,7 @@ function signalReasons<T>(
   rules: readonly SignalRule<T>[],
   credits: readonly CreditRule<T>[],
   notes: readonly NoteRule[],
+  history: FraudHistory,
 ): FraudReason[] {
   if (fields === undefined) return [];
   const risks: FraudReason[] = [];
@@ -69,18 +75,35 @@ function signalReasons<T>(
     const points = rule.points(fields);
     if (points > 0) risks.push({ code: rule.code, description: rule.description, points, signal });
   }
+  for (const rule of HISTORY_RULES[signal]) {
+    const points = rule.points(history);
+    if (points > 0)
+      risks.push({ code: rule.code, description: rule.explain(history), points, signal });
+  }
   for (const note of notes) {
     risks.push({ code: note.code, description: note.description, points: 0, signal });
   }
   if (risks.length > 0) return risks;
-  return credits
-    .filter((credit) => credit.when(fields))
-    .map((credit) => ({
-      code: credit.code,
-      description: credit.description,
-      points: -credit.credit,
-      signal,
-    }));
+  const paid: FraudReason[] = [];
+  for (const credit of credits) {
+    if (credit.when(fields))
+      paid.push({
+        code: credit.code,
+        description: credit.description,
+        points: -credit.credit,
+        signal,
+      });
+  }
+  for (const credit of HISTORY_CREDITS[signal]) {
+    if (credit.when(history))
+      paid.push({
+        code: credit.code,
+        description: credit.description,
+        points: -credit.credit,
+        signal,
+      });
+  }
+  return paid;
 }
 
 function clampScore(raw: number): number {

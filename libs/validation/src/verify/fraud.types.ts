@@ -1,5 +1,6 @@
 import type { EmailFields, IpFields, PhoneFields, RiskLevel } from '@verity/contracts';
 import type { EmailDnsOutcome } from '../email/email.engine';
+import type { FraudHistory } from './history.types';
 
 /** Which supplied result a fraud reason comes from; `cross` rules combine two of them. */
 export type FraudSignal = 'email' | 'phone' | 'ip' | 'cross';
@@ -20,21 +21,35 @@ export const FRAUD_REASON_CODES = [
   'email_dns_unavailable',
   'email_dns_test_key',
   'email_special_use_domain',
+  'email_reported_fraud',
   'email_clean',
   'email_deliverable',
+  'email_reported_legitimate',
+  'email_established',
   'phone_invalid',
   'phone_voip',
   'phone_premium',
   'phone_hlr_inactive',
   'phone_low_score',
+  'phone_shared_24h',
+  'phone_shared_30d',
+  'phone_reported_fraud',
   'phone_clean',
   'phone_hlr_active',
+  'phone_reported_legitimate',
+  'phone_established',
   'ip_tor',
   'ip_proxy',
   'ip_vpn',
   'ip_datacenter',
   'ip_abuse',
+  'ip_velocity_1h',
+  'ip_velocity_24h',
+  'ip_subnet_velocity_1h',
+  'ip_reported_fraud',
+  'ip_subnet_reported_fraud',
   'ip_clean',
+  'ip_reported_legitimate',
   'cross_country_mismatch',
   'cross_disposable_email_anonymous_ip',
   'cross_invalid_phone_free_email',
@@ -61,11 +76,13 @@ export interface SignalFields {
 }
 
 /**
- * Input of the combined score: whichever engine results the request supplied, and how the
- * email's DNS evidence was obtained (absent: answered).
+ * Input of the combined score: whichever engine results the request supplied, how the email's
+ * DNS evidence was obtained (absent: answered) and the account's history of the call's values
+ * (absent: none kept, e.g. a batch row).
  */
 export interface FraudInput extends Partial<SignalFields> {
   emailDns?: EmailDnsOutcome;
+  history?: FraudHistory;
 }
 
 /** Output of the combined score; `reasons` is the explain-mode breakdown. */

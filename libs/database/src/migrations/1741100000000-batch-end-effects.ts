@@ -6,8 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * runs them again for a job whose ender died or failed midway. Jobs that ended before count
  * as done (a constant default: no table rewrite); the partial index holds only the few due.
  */
-export class BatchEndEffects1740400000000 implements MigrationInterface {
-  name = 'BatchEndEffects1740400000000';
+export class BatchEndEffects1741100000000 implements MigrationInterface {
+  name = 'BatchEndEffects1741100000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
