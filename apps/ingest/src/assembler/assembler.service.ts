@@ -150,11 +150,12 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
             code: 'internal_error',
             message: `chunk ${report.chunkNo} could not be processed after repeated attempts; unprocessed rows were refunded`,
           },
+          () =>
+            this.log.warn(
+              `job ${report.jobId} failed at chunk ${report.chunkNo}: ${report.reason}`,
+            ),
         );
-        if (failed) {
-          this.log.warn(`job ${report.jobId} failed at chunk ${report.chunkNo}: ${report.reason}`);
-          this.remember(report.jobId); // its end effects ran with the failure
-        }
+        if (failed) this.remember(report.jobId); // its end effects ran with the failure
         job = null;
         break;
       }

@@ -115,16 +115,17 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
 
   private async giveUp(jobId: string): Promise<void> {
     const recoveries = this.config.BATCH_STALL_RECOVERIES;
-    const failed = await this.lifecycle.fail(
+    await this.lifecycle.fail(
       jobId,
       `no progress after ${recoveries} recoveries, each followed by ${this.config.BATCH_STALL_MS} ms without progress`,
       {
         code: 'internal_error',
         message: `the job stopped making progress and could not be recovered; unprocessed rows were refunded`,
       },
+      () => {
+        this.metrics?.batchRecoveries.inc({ outcome: 'failed' });
+        this.log.error(`job ${jobId} failed: no progress after ${recoveries} recoveries`);
+      },
     );
-    if (!failed) return;
-    this.metrics?.batchRecoveries.inc({ outcome: 'failed' });
-    this.log.error(`job ${jobId} failed: no progress after ${recoveries} recoveries`);
   }
 }

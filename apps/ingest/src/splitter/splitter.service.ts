@@ -305,7 +305,8 @@ export class SplitterService implements OnApplicationBootstrap {
   }
 
   private async failJob(jobId: string, reason: string, error: BatchJobError): Promise<void> {
-    if (await this.lifecycle.fail(jobId, reason, error))
-      this.log.warn(`job ${jobId} failed: ${reason}`);
+    await this.lifecycle.fail(jobId, reason, error, () =>
+      this.log.warn(`job ${jobId} failed: ${reason}`),
+    );
   }
 }

@@ -91,19 +91,22 @@ export class JobLifecycle {
   /**
    * `fail`: → failed, refunding in the same transaction the rows no recorded chunk holds, then
    * the end effects. `reason` is the internal detail (stored, logged); `error` is what the
-   * customer sees in `BatchJob.error`. Null if the job had already ended (nothing is refunded
-   * twice).
+   * customer sees in `BatchJob.error`. `failed` is called once the failure committed, before
+   * the end effects, with what the caller notes of it (a log line, a metric): an effect that
+   * fails does not lose it. Null if the job had already ended (nothing is refunded twice).
    */
   async fail(
     jobId: string,
     reason: string,
     error: BatchJobError = INTERNAL,
+    failed?: (job: BatchJobRecord) => void,
   ): Promise<BatchJobRecord | null> {
-    const failed = await this.transactions.fail(jobId, reason, error);
-    if (!failed) return null;
-    this.metrics?.batchJobs.inc({ status: failed.status });
-    await this.afterEnd(failed);
-    return failed;
+    const job = await this.transactions.fail(jobId, reason, error);
+    if (!job) return null;
+    this.metrics?.batchJobs.inc({ status: job.status });
+    failed?.(job);
+    await this.afterEnd(job);
+    return job;
   }
 
   /**
