@@ -47,9 +47,10 @@ export default tseslint.config(
     },
   },
   {
-    // libs never import test code or apps; apps never import another app's internals; only
-    // test code imports node:test (scripts/lint/import-boundaries.mjs; its test:
-    // test/lint/import-boundaries.spec.ts).
+    // libs never import test code or apps; apps never import another app's internals; engines
+    // do no I/O; ports never import adapters; a client library (kafkajs, Bull, AWS SDK, ioredis,
+    // pg) only in its adapters; only test code imports node:test
+    // (scripts/lint/import-boundaries.mjs; its test: test/lint/import-boundaries.spec.ts).
     files: ['**/*.ts', '**/*.tsx'],
     plugins: { verity: boundaries },
     rules: { 'verity/import-boundaries': 'error' },

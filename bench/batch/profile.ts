@@ -8,11 +8,11 @@ export const BATCH_CATEGORIES: ProfileCategories = [
   ['redis/bull', /node_modules\/(bull|ioredis)/],
   ['postgres (pg, typeorm)', /node_modules\/(pg|pg-protocol|pg-pool|pg-types|typeorm)\//],
   [
-    'csv reading (input reader, chunk reader, fast-csv)',
-    /node_modules\/@?fast-csv|libs\/batch\/src\/csv\/(input|chunk|csv)|apps\/ingest\/src\/splitter\/(json|chunk)/,
+    'csv reading (table reader, chunk reader, fast-csv)',
+    /node_modules\/@?fast-csv|libs\/batch\/src\/csv\/(table\.(reader|header)|chunk|csv\.bytes|utf8|record|leading)|apps\/ingest\/src\/splitter\/(json|chunk)/,
   ],
   ['result row formatting', /libs\/batch\/src\/csv\/(result|csv\.cell)/],
-  ['upload inspection', /libs\/batch\/src\/csv\/upload|apps\/api\/src\/batch/],
+  ['upload inspection', /libs\/batch\/src\/csv\/table\.inspector|apps\/api\/src\/batch/],
   [
     'phone engine (libphonenumber)',
     /node_modules\/libphonenumber|libs\/validation\/src\/phone|phone-data/,

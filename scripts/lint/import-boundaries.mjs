@@ -6,6 +6,12 @@
 //   - production code in apps/X imports libraries and apps/X only, never test code; the one
 //     exception is apps/verity (the all-in-one CLI), which may import each other app's
 //     declared entry module (APP_ENTRIES) and nothing else of it;
+//   - engines do no I/O: libs/validation imports, of the libraries, only @verity/common and
+//     @verity/contracts (never an adapter), and neither Nest, TypeORM nor a Node module that
+//     opens a socket, a file or a process (DNS, HLR and data sets are injected);
+//   - ports never import adapters: libs/ports/src/ports/ never imports libs/ports/src/adapters/;
+//   - a client library of an external system (kafkajs, Bull, the AWS SDK, ioredis, pg) is
+//     imported only by its adapters (CLIENT_LIBRARIES), where its client is created;
 //   - only test code imports the test runner (node:test);
 //   - test code (*.spec.ts, test/, bench/) may import anything.
 import { readFileSync } from 'node:fs';
@@ -19,6 +25,35 @@ export const APP_ENTRIES = {
   ingest: 'apps/ingest/src/ingest.module.ts',
   scorer: 'apps/scorer/src/scorer.module.ts',
 };
+
+/** The libraries libs/validation (the engines) may import. */
+const ENGINE_LIBS = new Set(['validation', 'common', 'contracts']);
+
+/** Packages the engines never import: Nest, TypeORM, and Node's sockets, files and processes. */
+const ENGINE_IO =
+  /^(@nestjs\/|typeorm$|(node:)?(net|dgram|fs|fs\/promises|http|https|http2|tls|dns|dns\/promises|child_process|cluster|worker_threads)$)/;
+
+/**
+ * Client libraries of external systems, each with the files that alone may import it: its
+ * adapters (CONTRIBUTING.md, "Every external system behind a port").
+ */
+const CLIENT_LIBRARIES = [
+  {
+    packages: /^(kafkajs|bull|@aws-sdk\/|@smithy\/)/,
+    adapters: /^libs\/ports\/src\/adapters\//,
+    where: 'libs/ports/src/adapters/',
+  },
+  {
+    packages: /^ioredis(\/|$)/,
+    adapters: /(^|\/)redis\.[^/]+\.ts$/,
+    where: 'a redis.*.ts adapter',
+  },
+  {
+    packages: /^pg(-[a-z]+)?(\/|$)/,
+    adapters: /^(libs\/database\/|libs\/accounts\/src\/notification\.listener\.ts$)/,
+    where: 'libs/database/ (and the LISTEN connection, notification.listener.ts)',
+  },
+];
 
 const ALIASES = Object.fromEntries(
   Object.entries(
@@ -48,6 +83,12 @@ export function violation(from, to, relativeSpecifier) {
     if (relativeSpecifier && libOf(to) && libOf(to) !== libOf(from)) {
       return `import libs/${libOf(to)} through its @verity/${libOf(to)} entry, not its files`;
     }
+    if (libOf(from) === 'validation' && libOf(to) && !ENGINE_LIBS.has(libOf(to))) {
+      return 'engines do no I/O: libs/validation imports only @verity/common and @verity/contracts';
+    }
+    if (from.startsWith('libs/ports/src/ports/') && to.startsWith('libs/ports/src/adapters/')) {
+      return 'ports never import adapters';
+    }
     return null;
   }
   const app = appOf(from);
@@ -68,6 +109,14 @@ export function violation(from, to, relativeSpecifier) {
 export function packageViolation(from, spec) {
   if (isTestCode(from)) return null;
   if (/^node:test(\/|$)/.test(spec)) return 'only specs, test/ and bench/ import the test runner';
+  if (libOf(from) === 'validation' && ENGINE_IO.test(spec)) {
+    return 'engines do no I/O: libs/validation never imports Nest, TypeORM or Node I/O modules';
+  }
+  for (const client of CLIENT_LIBRARIES) {
+    if (client.packages.test(spec) && !client.adapters.test(from)) {
+      return `a client library is imported only by its adapters (${client.where})`;
+    }
+  }
   return null;
 }
 

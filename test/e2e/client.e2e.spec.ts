@@ -131,7 +131,7 @@ describe('@verity/client against the embedded server', () => {
     await stack.close();
   });
 
-  it('ping, email, phone, ip and verify return the spec shapes', async () => {
+  it('ping, email, phone, ip and verify return the documented shapes', async () => {
     const verity = client();
     const ping = await verity.ping();
     assert.equal(ping.account.id, accountId);
@@ -248,7 +248,7 @@ describe('@verity/client against the embedded server', () => {
     assert.equal(seen.at(-1)?.processed_rows, 2_000);
     for (let i = 1; i < seen.length; i++)
       assert.ok(seen[i].processed_rows >= seen[i - 1].processed_rows);
-    // One poll per wait, at the spec's 3 s default.
+    // One poll per wait, at the 3 s default.
     assert.equal(sleeps.length, seen.length - 1);
     assert.ok(
       sleeps.every((ms) => ms === 3_000),

@@ -24,7 +24,7 @@ describe('credits: ledger, charging and concurrency', () => {
   });
   after(() => stack.close());
 
-  it('charges exactly the spec cost per operation and reports credits_used', async () => {
+  it('charges exactly the listed cost per operation and reports credits_used', async () => {
     const { accountId, client } = await stack.account(100);
     const email = await client.post('/v1/email/validate', { email: 'a@example.com' });
     const phone = await client.post('/v1/phone/validate', { phone: '+14155552671' });

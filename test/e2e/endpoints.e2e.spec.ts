@@ -183,7 +183,7 @@ describe('single-call endpoints (contract shapes)', () => {
       doc.body.paths['/v1/email/validate'].post.responses['200'].content['application/json'].schema;
     assert.deepEqual(ok, { $ref: '#/components/schemas/EmailResult' });
     const schema = doc.body.components.schemas.EmailResult;
-    // The spec's fields, plus `mailbox`, added in v1 and only present with ?explain=true.
+    // EmailResult's fields, plus `mailbox`, added in v1 and only present with ?explain=true.
     assert.deepEqual(Object.keys(schema.properties).sort(), [...EMAIL_FIELDS, 'mailbox'].sort());
     assert.ok(!schema.required.includes('mailbox'));
     const page = await stack.client.get('/v1/docs');

@@ -15,7 +15,7 @@ function assertError(
   if (message) assert.match(res.body.error.message, message);
 }
 
-describe('errors: every non-2xx answer has the spec shape', () => {
+describe('errors: every non-2xx answer has the error shape', () => {
   let stack: TestStack;
   let api: TestClient;
 

@@ -9,7 +9,7 @@ import {
   type TestStack,
 } from '@verity/testing';
 
-/** The spec's shape: exactly `{ error: { code, message } }` (plus request_id on 500). */
+/** The error shape: exactly `{ error: { code, message } }` (plus request_id on 500). */
 function assertShape(status: number, body: string, expected: number, code: string): void {
   assert.equal(status, expected, body);
   const parsed = JSON.parse(body) as { error: { code: string; message: string } };
@@ -19,7 +19,7 @@ function assertShape(status: number, body: string, expected: number, code: strin
   assert.ok(parsed.error.message.length > 0);
 }
 
-describe('errors raised by Fastify and node:http have the spec shape too', () => {
+describe('errors raised by Fastify and node:http have the error shape too', () => {
   let stack: TestStack;
   let key: string;
 
@@ -273,7 +273,7 @@ describe('TRUST_PROXY as a hop count trusts exactly that many forwarders', () =>
 });
 
 describe('a request arriving while the server shuts down', () => {
-  it('is 503 service_unavailable in the spec shape', async () => {
+  it('is 503 service_unavailable in the error shape', async () => {
     const stack = await startTestStack();
     try {
       const { apiKey } = await stack.account(10);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-/** What the spec asks of the attackers. */
+/** What the test asks of the attackers. */
 export interface AttackOrders {
   base: string;
   origin: string;

@@ -27,7 +27,7 @@ interface Outcome {
 
 /**
  * Hostile bodies for every endpoint that takes one, from a seeded generator: no answer may be
- * a 5xx, every non-2xx has the spec's shape, only 2xx answers are charged, and the server is
+ * a 5xx, every non-2xx has the error shape, only 2xx answers are charged, and the server is
  * healthy afterwards. A failure names the seed: `FUZZ_SEED=<seed> npm run test:only -- fuzz`.
  */
 describe('fuzzed request bodies', { timeout: 900_000 }, () => {
@@ -151,7 +151,7 @@ describe('fuzzed request bodies', { timeout: 900_000 }, () => {
     return { ...outcome, cost: endpoint.charged(body) };
   }
 
-  it(`answers ${COUNT} bodies per endpoint without a 5xx, in the spec's shape, charging only 2xx`, async () => {
+  it(`answers ${COUNT} bodies per endpoint without a 5xx, in the error shape, charging only 2xx`, async () => {
     const started = Date.now();
     const rnd = new FuzzRandom(seed);
     const jobs: { endpoint: Endpoint; request: FuzzRequest; index: number }[] = [];

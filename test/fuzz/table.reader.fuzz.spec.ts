@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { VerityError } from '@verity/common';
-import { TableReader, type TableFormat, type UploadLimits } from '@verity/batch';
+import { SINGLE_COLUMN, TableReader, type TableFormat, type UploadLimits } from '@verity/batch';
 import { FuzzRandom, fuzzSeed } from './fuzz-random';
 
 /** Files per run (FUZZ_COUNT to change: it counts requests per endpoint in the API suite). */
@@ -62,6 +62,7 @@ function file(rnd: FuzzRandom, width: number): Buffer {
 }
 
 function format(rnd: FuzzRandom, width: number): TableFormat {
+  if (rnd.chance(0.2)) return SINGLE_COLUMN;
   const column = rnd.chance(0.2)
     ? { name: rnd.pick(['email', 'EMAIL', 'a', '7', '']) }
     : { index: rnd.int(rnd.chance(0.9) ? width : width + 2) };
@@ -120,12 +121,12 @@ function read(buf: Buffer, cuts: number[], fmt: TableFormat, limits: UploadLimit
 }
 
 /**
- * Hostile multi-column files from a seeded generator: the reader refuses them only with its
+ * Hostile files from a seeded generator, read as multi-column files or as the single-column file: the reader refuses them only with its
  * 422/413 errors, never crashes, hands out ranges within bounds, and gives the same outcome
  * whatever the chunking and with or without a listener. A failure names the seed:
  * `FUZZ_SEED=<seed> node scripts/run-tests.mjs table.reader.fuzz`.
  */
-describe('fuzzed multi-column files', () => {
+describe('fuzzed batch files', () => {
   it('are read or refused the same way whatever the chunking', () => {
     const seed = fuzzSeed();
     const rnd = new FuzzRandom(seed);

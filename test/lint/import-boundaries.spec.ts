@@ -132,6 +132,90 @@ describe('lint boundary rule', () => {
     }
   });
 
+  it('keeps the engines free of I/O: no Nest, TypeORM, Node I/O module or adapter library', async () => {
+    for (const spec of [
+      'node:net',
+      'node:fs/promises',
+      'fs',
+      'node:http',
+      'node:dgram',
+      '@nestjs/common',
+      'typeorm',
+      '@verity/integrations',
+      '@verity/ports',
+      '@verity/database',
+    ]) {
+      const errors = await boundaryErrors(
+        'libs/validation/src/email/probe.ts',
+        `import * as m from '${spec}';\nvoid m;\n`,
+      );
+      assert.equal(errors.length, 1, spec);
+      assert.match(errors[0], /engines do no I\/O/, spec);
+    }
+    for (const spec of [
+      '@verity/common',
+      '@verity/contracts',
+      'libphonenumber-js/max',
+      'node:module',
+    ])
+      assert.deepEqual(
+        await boundaryErrors(
+          'libs/validation/src/email/probe.ts',
+          `import * as m from '${spec}';\nvoid m;\n`,
+        ),
+        [],
+        spec,
+      );
+    assert.deepEqual(
+      await boundaryErrors(
+        'libs/validation/src/email/probe.spec.ts',
+        `import { readFileSync } from 'node:fs';\nvoid readFileSync;\n`,
+      ),
+      [],
+    );
+  });
+
+  it('flags a port importing an adapter, and lets adapters and contract specs import ports', async () => {
+    const port = await boundaryErrors(
+      'libs/ports/src/ports/probe.port.ts',
+      `import { MemoryRowBus } from '../adapters/memory.row-bus';\nvoid MemoryRowBus;\n`,
+    );
+    assert.equal(port.length, 1);
+    assert.match(port[0], /ports never import adapters/);
+    const adapter = await boundaryErrors(
+      'libs/ports/src/adapters/probe.row-bus.ts',
+      `import type { RowBus } from '../ports/row-bus.port';\nexport type B = RowBus;\n`,
+    );
+    assert.deepEqual(adapter, []);
+    const contract = await boundaryErrors(
+      'libs/ports/src/ports/probe.contract.spec.ts',
+      `import { MemoryRowBus } from '../adapters/memory.row-bus';\nvoid MemoryRowBus;\n`,
+    );
+    assert.deepEqual(contract, []);
+  });
+
+  it('lets only its adapters import the client library of an external system', async () => {
+    const imports = (spec: string) => `import * as client from '${spec}';\nvoid client;\n`;
+    for (const spec of ['kafkajs', 'bull', '@aws-sdk/client-s3', 'ioredis', 'pg']) {
+      for (const file of ['libs/batch/src/workers/probe.ts', 'apps/api/src/batch/probe.ts']) {
+        const errors = await boundaryErrors(file, imports(spec));
+        assert.equal(errors.length, 1, `${spec} in ${file}`);
+        assert.match(errors[0], /a client library is imported only by its adapters/);
+      }
+    }
+    for (const [file, spec] of [
+      ['libs/ports/src/adapters/probe.row-bus.ts', 'kafkajs'],
+      ['libs/ports/src/adapters/probe.blob-store.ts', '@aws-sdk/client-s3'],
+      ['apps/api/src/rate-limit/redis.probe-store.ts', 'ioredis'],
+      ['libs/history/src/store/redis.probe-store.ts', 'ioredis'],
+      ['libs/database/src/probe.ts', 'pg'],
+      ['libs/accounts/src/notification.listener.ts', 'pg'],
+      ['libs/batch/src/workers/probe.spec.ts', 'kafkajs'],
+      ['test/distributed/probe.ts', 'pg'],
+    ])
+      assert.deepEqual(await boundaryErrors(file, imports(spec)), [], `${spec} in ${file}`);
+  });
+
   it('lets specs, test/ and bench/ import test support and apps', async () => {
     const code = `import { startTestStack } from '${TESTING}';\nimport { IngestModule } from '../../apps/ingest/src/ingest.module';\nvoid [startTestStack, IngestModule];\n`;
     assert.deepEqual(await boundaryErrors('test/e2e/probe.spec.ts', code), []);

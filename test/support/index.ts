@@ -6,6 +6,7 @@ export { parseScrape, total, seriesNames, type Scrape, type Sample } from './pro
 export { backendGate } from './backend-gate';
 export { BlackHole } from './black-hole';
 export { DroppingProxy } from './dropping-proxy';
+export { ResetProxy } from './reset-proxy';
 export { rawRequest, rawExchange, parseAnswers, type RawAnswer } from './raw-http';
 export { ConsoleClient } from './console-client';
 export { consoleUser, CONSOLE_PASSWORD } from './console-user';

@@ -131,13 +131,25 @@ function postgresBin(): string | null {
   return versions.length > 0 ? join(base, versions.at(-1)!, 'bin') : null;
 }
 
-/** What the outage harness needs that may be missing on a machine; null when all is there. */
-export function outageHarnessMissing(): string | null {
-  if (!postgresBin()) return 'PostgreSQL server binaries (/usr/lib/postgresql/*/bin or PG_BIN)';
-  if (spawnSync('redis-server', ['--version']).status !== 0) return 'redis-server';
-  if (spawnSync('java', ['-version']).status !== 0) return 'java (for S3Proxy)';
-  if (!existsSync(s3ProxyJars()))
-    return `S3Proxy jars in ${s3ProxyJars()} (scripts/infra/up.sh s3)`;
+/** A server the outage harness can start, stop and start again. */
+export type HarnessService = 'postgres' | 'redis' | 's3';
+
+/**
+ * What the outage harness needs for `services` that may be missing on a machine; null when
+ * all is there.
+ */
+export function outageHarnessMissing(
+  services: readonly HarnessService[] = ['postgres', 'redis', 's3'],
+): string | null {
+  if (services.includes('postgres') && !postgresBin())
+    return 'PostgreSQL server binaries (/usr/lib/postgresql/*/bin or PG_BIN)';
+  if (services.includes('redis') && spawnSync('redis-server', ['--version']).status !== 0)
+    return 'redis-server';
+  if (services.includes('s3')) {
+    if (spawnSync('java', ['-version']).status !== 0) return 'java (for S3Proxy)';
+    if (!existsSync(s3ProxyJars()))
+      return `S3Proxy jars in ${s3ProxyJars()} (scripts/infra/up.sh s3)`;
+  }
   return null;
 }
 

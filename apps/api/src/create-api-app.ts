@@ -65,7 +65,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<NestFastifyA
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     frameworkErrors,
     clientErrorHandler,
-    return503OnClosing: false, // registerRequestHooks answers in the spec's shape
+    return503OnClosing: false, // registerRequestHooks answers in the error shape
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiRootModule, adapter, {
     logger: new PinoNestLogger(options.logger),

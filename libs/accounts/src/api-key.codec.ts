@@ -2,7 +2,7 @@ import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { KeyMode } from '@verity/contracts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** `vrt_` + the mode marker + `_`: the spec's `vrt_live_`, and `vrt_test_` for test keys. */
+/** `vrt_` + the mode marker + `_`: `vrt_live_` for live keys, `vrt_test_` for test keys. */
 const PREFIX_OF: Readonly<Record<KeyMode, string>> = { live: 'vrt_live_', test: 'vrt_test_' };
 /** Both prefixes have this length. */
 const PREFIX_LENGTH = 9;

@@ -97,7 +97,7 @@ export class LedgerRepository {
       .where('a.id = :accountId', { accountId })
       // FOR NO KEY UPDATE: serialises balance changes like FOR UPDATE, but does not block other
       // transactions' foreign-key checks on the account (FOR KEY SHARE): a lease settle that holds
-      // a usage row no longer waits on this lock for its foreign-key check. A settle that gives
+      // a usage row does not wait on this lock for its foreign-key check. A settle that gives
       // credits back locks the account before its usage rows, the order taken here (lease.repository.ts).
       .setLock('for_no_key_update')
       .getOne();

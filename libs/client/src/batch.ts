@@ -16,7 +16,7 @@ import { BatchFailedError, BatchTimeoutError, ForbiddenError, VerityClientError 
 import type { Transport } from './transport';
 import { multipartBody, type BatchFile } from './upload';
 
-/** The spec's reference-client defaults: poll every 3 s, give up after 600 s. */
+/** The reference client's defaults: poll every 3 s, give up after 600 s. */
 export const DEFAULT_POLL_INTERVAL_MS = 3_000;
 export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
 
@@ -200,7 +200,7 @@ export class BatchResource {
 
   /**
    * Downloads the result CSV of a done job. An expired `result_url` (403) is renewed once by
-   * fetching the job again, as the spec says.
+   * fetching the job again, which signs a fresh link.
    * @example await verity.batch.download(job, { to: 'results.csv' });
    */
   download(

@@ -10,14 +10,14 @@ export class VerityClientError extends Error {
 }
 
 /**
- * A non-2xx answer of the API, in the spec's shape `{"error":{"code","message"}}`. Each spec
- * code has its own subclass; a code this version does not know stays a plain VerityApiError.
+ * A non-2xx answer of the API, in its error shape `{"error":{"code","message"}}`. Each
+ * documented code has its own subclass; a code this version does not know stays a plain VerityApiError.
  */
 export class VerityApiError extends VerityClientError {
   constructor(
     /** HTTP status of the answer. */
     readonly status: number,
-    /** The spec's machine-readable code (`rate_limited`, ...). */
+    /** The API's machine-readable code (`rate_limited`, ...). */
     readonly code: string,
     message: string,
     /** `request_id` of the body or the `X-Request-Id` header: quote it to the operator. */

@@ -6,7 +6,7 @@ import { DEFAULT_MAX_RETRIES, parseRetryAfter, retryDelayMs } from './retry';
 import { CLIENT_VERSION } from './version';
 
 describe('client retry schedule', () => {
-  it('is the spec’s 1 s, 2 s, 4 s over 3 retries', () => {
+  it('is 1 s, 2 s, 4 s over 3 retries', () => {
     assert.equal(DEFAULT_MAX_RETRIES, 3);
     assert.deepEqual(
       [0, 1, 2].map((r) => retryDelayMs(r, null)),

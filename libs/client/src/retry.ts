@@ -1,4 +1,4 @@
-// The spec's retry guidance for 429: wait 1 s, 2 s, 4 s, then stop after 3 retries. The same
+// The API's retry advice for 429: wait 1 s, 2 s, 4 s, then stop after 3 retries. The same
 // schedule serves a 503 with Retry-After and (for idempotent requests) broken connections.
 
 /** Default number of retries after the first attempt. */

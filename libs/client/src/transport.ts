@@ -51,7 +51,7 @@ export interface TransportOptions {
 class AttemptTimeout extends Error {}
 
 /**
- * HTTP with the spec's retry rules: 429, and a 503 that carries Retry-After, are retried after
+ * HTTP with the API's retry rules: 429, and a 503 that carries Retry-After, are retried after
  * 1 s, 2 s, 4 s (or Retry-After when longer); a 503 without it names no passing outage (no HLR
  * provider on the server, say) and is thrown at once. A broken connection or a timeout is
  * retried only when the request is idempotent, because a POST that reached the server may

@@ -64,8 +64,8 @@ function env(name: string): string | undefined {
 
 /**
  * The Verity API client: `new Verity()` reads VERITY_API_KEY and VERITY_URL.
- * Every method returns the spec's JSON shapes and throws a VerityApiError subclass for a
- * non-2xx answer, after the spec's retries for 429 and 503.
+ * Every method returns the API's JSON shapes and throws a VerityApiError subclass for a
+ * non-2xx answer, after the retries for 429 and 503.
  */
 export class Verity {
   readonly batch: BatchResource;

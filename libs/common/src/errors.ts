@@ -1,5 +1,5 @@
 /**
- * Machine-readable error codes of the spec, plus `forbidden` for the download signature (403),
+ * Machine-readable error codes of the API (docs/api.md), plus `forbidden` for the download signature (403),
  * `gone` for a result past its retention (410), and the two answers node:http itself can give
  * (a request too slow, headers too large).
  */
@@ -21,7 +21,7 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /**
- * The one error type of the domain: a code from the spec's table and a message safe to show
+ * The one error type of the domain: a code from {@link ERROR_CODES} and a message safe to show
  * a client. Anything that is not a VerityError becomes `internal_error` at the edge.
  */
 export class VerityError extends Error {

@@ -27,7 +27,7 @@ export interface BatchJobError {
 }
 
 /**
- * BatchJob as the spec shows it, plus (added within v1) `file_name` and `error` (present only
+ * The BatchJob resource; `file_name` and `error` were added within v1 (`error` present only
  * when failed).
  */
 export interface BatchJob {
@@ -45,8 +45,8 @@ export interface BatchJob {
 }
 
 /**
- * Which result columns a batch file gets (`fields` form field): `spec` — the spec's columns
- * (the default); `all` — also the fields the single-call answers carry that the spec's file
+ * Which result columns a batch file gets (`fields` form field): `spec` — the standard columns
+ * (the default); `all` — also the fields the single-call answers carry that the standard file
  * leaves out (docs/batch.md, "Result columns").
  */
 export const BATCH_RESULT_FIELDS = ['spec', 'all'] as const;

@@ -33,7 +33,7 @@ export interface ConsoleSessionView {
   csrf_token: string;
 }
 
-/** A batch job as the console lists it: the spec's fields plus what went wrong and its refund. */
+/** A batch job as the console lists it: BatchJob's fields plus what went wrong and its refund. */
 export interface ConsoleJob {
   id: string;
   type: BatchType;

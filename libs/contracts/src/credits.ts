@@ -1,4 +1,4 @@
-/** Billable operations, in the order of the spec's table. */
+/** Billable operations (`verity_credits_consumed_total{operation}`). */
 export const CREDIT_OPERATIONS = [
   'email_validate',
   'phone_validate',
@@ -9,7 +9,7 @@ export const CREDIT_OPERATIONS = [
 ] as const;
 export type CreditOperation = (typeof CREDIT_OPERATIONS)[number];
 
-/** Credit cost per operation, exactly the spec's table. */
+/** What each billable operation costs, in credits (README, "Try it", shows it beside each call). */
 export const CREDIT_COST = {
   email_validate: 1,
   phone_validate: 1,

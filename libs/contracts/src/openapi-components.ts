@@ -42,7 +42,7 @@ import {
 import { mailboxEvidenceSchema } from './mailbox.schema';
 
 // The names the OpenAPI document (/v1/openapi.json, components.schemas) gives the wire shapes:
-// the spec's resource names where it has one, so generated clients get types a person would
+// the API's resource names, so generated clients get types a person would
 // write. Requests are described as the server reads them, responses as it writes them.
 
 /** Request bodies (JSON, and the batch upload's multipart form) by component name. */

@@ -104,7 +104,7 @@ export const batchCreateForm = z.object({
     .enum(BATCH_RESULT_FIELDS)
     .optional()
     .describe(
-      'Added in v1: `spec` (default) writes the spec\'s result columns; `all` adds the fields the single-call answers carry (docs/batch.md, "Result columns")',
+      'Added in v1: `spec` (default) writes the standard result columns; `all` adds the fields the single-call answers carry (docs/batch.md, "Result columns")',
     ),
   smtp: z
     .enum(['true', 'false'])

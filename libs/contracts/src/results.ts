@@ -1,4 +1,5 @@
-// Public result shapes of the spec (000_c234ff9dae03b68b.txt). Field names are exact.
+// The public result shapes of the API (docs/api.md, "Component schemas"). Field names are
+// part of the interface: within v1 fields are only added.
 
 export const DELIVERABILITY = ['deliverable', 'risky', 'undeliverable', 'unknown'] as const;
 export type Deliverability = (typeof DELIVERABILITY)[number];

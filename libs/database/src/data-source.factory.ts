@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { PostgresClient, recognisePostgresOutages } from './postgres.outage';
 
 /** Any fixed number: every Verity process takes this advisory lock to migrate. */
 const MIGRATION_LOCK = 7_302_011;
@@ -11,6 +12,7 @@ const MIGRATION_LOCK = 7_302_011;
  * applies each migration and the others find nothing left to do.
  */
 export async function openDatabase(url: string, poolSize: number): Promise<DataSource> {
+  recognisePostgresOutages();
   const dataSource = new DataSource({
     type: 'postgres',
     url,
@@ -19,7 +21,8 @@ export async function openDatabase(url: string, poolSize: number): Promise<DataS
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { max: poolSize },
+    // PostgresClient: a connection the server refuses is an outage of `postgres`, not `network`.
+    extra: { max: poolSize, Client: PostgresClient },
   });
   await dataSource.initialize();
   try {

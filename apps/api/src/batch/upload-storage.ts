@@ -3,15 +3,15 @@ import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   fileTooLarge,
+  SINGLE_COLUMN,
   TableInspector,
   type NewJobInput,
   type TableFormat,
   type UploadLimits,
 } from '@verity/batch';
-import { VerityError } from '@verity/common';
+import type { VerityError } from '@verity/common';
 import type { BlobStore } from '@verity/ports';
 import { StorageFailure } from './multipart-errors';
-import { PendingFormatInspector } from './pending-format.inspector';
 
 /** The file part as stored: its row count and, when asked for, its digest. */
 export interface StoredFile {
@@ -29,10 +29,10 @@ function isPrematureClose(error: unknown): boolean {
 
 /**
  * file part → inspector → hash (when `digest`) → blob store at `key`, in bounded memory. The
- * inspector is the multi-column reader when `format` is known; else the single-column check,
- * which keeps its refusal for later when a `column` may still follow (docs/batch.md, "Fields in
- * any order"). `pipeline` also sees a part that failed before we got it (the parser runs ahead
- * of us). A refusal deletes what was stored; blob store failures come out as StorageFailure.
+ * inspector reads the file in `format`; without one (no `column` yet) as the single-column
+ * file, holding its 422 back for when a `column` still follows (docs/batch.md, "Fields in any
+ * order"). `pipeline` also sees a part that failed before we got it (the parser runs ahead of
+ * us). A refusal deletes what was stored; blob store failures come out as StorageFailure.
  */
 export async function storeUpload(
   blobs: BlobStore,
@@ -42,8 +42,9 @@ export async function storeUpload(
   digest: boolean,
   format: TableFormat | null,
 ): Promise<StoredFile> {
-  const inspector =
-    format === null ? new PendingFormatInspector(limits) : new TableInspector(limits, format);
+  const inspector = new TableInspector(limits, format ?? SINGLE_COLUMN, {
+    holdRefusal: format === null,
+  });
   const hash = digest ? createHash('sha256') : null;
   const stages: [Readable, ...Transform[]] = [source, inspector];
   if (hash) {
@@ -82,15 +83,12 @@ export async function storeUpload(
     throw failure;
   }
   const sha256 = hash?.digest('hex') ?? null;
-  if (inspector instanceof PendingFormatInspector) {
-    return { rows: inspector.rows, sha256, input: null, refusal: inspector.refusal };
-  }
-  return { rows: inspector.rows, sha256, input: inputOf(inspector), refusal: null };
+  return { rows: inspector.rows, sha256, input: inspector.input, refusal: inspector.refusal };
 }
 
 /**
- * Reads the stored upload at `key` through the multi-column inspector (a `column` that came
- * after the file): its rows and resolved format, or the inspector's 413/422. Blob store errors
+ * Reads the stored upload at `key` again through the inspector in `format` (a `column` that
+ * came after the file): its rows and resolved format, or the inspector's 413/422. Blob store errors
  * stay internal (an outage becomes 503 through the error filter); the caller deletes the upload
  * on any failure.
  */
@@ -99,7 +97,7 @@ export async function rereadUpload(
   limits: UploadLimits,
   key: string,
   format: TableFormat,
-): Promise<{ rows: number; input: NewJobInput }> {
+): Promise<{ rows: number; input: NewJobInput | null }> {
   const inspector = new TableInspector(limits, format);
   const discard = new Writable({
     write(_chunk: Buffer, _encoding, callback) {
@@ -107,10 +105,5 @@ export async function rereadUpload(
     },
   });
   await pipeline(await blobs.get(key), inspector, discard);
-  return { rows: inspector.rows, input: inputOf(inspector) };
-}
-
-/** The format the multi-column inspector resolved, as the job stores it. */
-function inputOf(inspector: TableInspector): NewJobInput {
-  return { column: inspector.columnIndex, header: inspector.header, width: inspector.width };
+  return { rows: inspector.rows, input: inspector.input };
 }

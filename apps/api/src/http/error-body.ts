@@ -1,6 +1,6 @@
 import { ERROR_CODES, type ErrorCode } from '@verity/common';
 
-/** The spec's error shape: every non-2xx body is `{ "error": { "code", "message" } }`. */
+/** The API's error shape (docs/api.md): every non-2xx body is `{ "error": { "code", "message" } }`. */
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; request_id?: string };
 }

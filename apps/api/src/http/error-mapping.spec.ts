@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UpstreamUnavailableError, VerityError } from '@verity/common';
+import { InfraOutage, UpstreamUnavailableError, VerityError } from '@verity/common';
 import { mapError, RETRY_AFTER_SECONDS } from './error-mapping';
 
-/** What pg raises for a server error: its SQLSTATE in `code` (no errno). */
-const pgError = (code: string) => Object.assign(new Error('server said no'), { code });
+/** A server error as a driver raises it: its SQLSTATE in `code` (no errno). */
+const sqlError = (code: string) => Object.assign(new Error('server said no'), { code });
 
 describe('mapError', () => {
   it('an infrastructure outage is 503 service_unavailable with Retry-After, not internal', () => {
@@ -14,8 +14,8 @@ describe('mapError', () => {
     });
     for (const [error, outage] of [
       [refused, 'network'],
-      [pgError('57P01'), 'postgres'],
-      [Object.assign(new Error('x'), { driverError: pgError('08006') }), 'postgres'],
+      [new InfraOutage('postgres', refused), 'postgres'],
+      [new Error('transaction failed', { cause: new InfraOutage('redis', refused) }), 'redis'],
     ] as const) {
       assert.deepEqual(mapError(error), {
         code: 'service_unavailable',
@@ -29,7 +29,7 @@ describe('mapError', () => {
 
   it('other errors keep their mapping', () => {
     assert.deepEqual(mapError(new UpstreamUnavailableError('HLR down', 'hlr')).headers, {});
-    assert.equal(mapError(pgError('23505')).code, 'internal_error');
+    assert.equal(mapError(sqlError('23505')).code, 'internal_error');
     assert.equal(mapError(new Error('a bug')).internal, true);
     assert.deepEqual(mapError(new VerityError('not_found', 'no such job')).headers, {});
   });

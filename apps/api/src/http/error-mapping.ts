@@ -26,7 +26,7 @@ interface FastifyLikeError {
   message?: string;
 }
 
-// Fastify's own errors (body parsing, limits) carry a FST_* code; map each to the spec's codes.
+// Fastify's own errors (body parsing, limits) carry a FST_* code; map each to an error code.
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: (e: FastifyLikeError) => string }> =
   {
     FST_ERR_CTP_INVALID_JSON_BODY: {

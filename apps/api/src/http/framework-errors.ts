@@ -28,7 +28,7 @@ export function frameworkErrors(error: Error, request: FastifyRequest, reply: Fa
 /**
  * node:http's `clientError`: a request it could not parse (bad header token, headers over
  * the size limit, a request that timed out), answered on the raw socket because no request
- * object exists yet. The body still has the spec's shape.
+ * object exists yet. The body still has the error shape.
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;

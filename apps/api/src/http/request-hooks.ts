@@ -17,7 +17,7 @@ export type ResponseRecorder = (
  * The API's per-request work outside the routes, as one hook per phase (every hook is a step
  * of Fastify's hook runner on every call, the single calls included):
  * - onRequest: the X-Request-Id header, `watchBody` (the body deadlines, body-deadlines.ts), and
- *   once shutdown has begun, a 503 in the spec's shape for requests read after it (pipelined or
+ *   once shutdown has begun, a 503 in the error shape for requests read after it (pipelined or
  *   on a kept-alive connection; Fastify's own `return503OnClosing` answer is not in that
  *   shape). Requests already in flight finish.
  * - onResponse: each of `recorders`, in order.

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, statusOf } from './error-body';
 import { mapError } from './error-mapping';
 
-/** Writes `error` to `reply` in the spec's shape; internal errors go to the log with their stack. */
+/** Writes `error` to `reply` in the error shape (docs/api.md); internal errors go to the log with their stack. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
   const mapped = mapError(error);
   if (mapped.internal) {

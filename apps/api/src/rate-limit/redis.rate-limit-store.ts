@@ -1,4 +1,5 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { openRedis } from '@verity/integrations';
 import {
   decisionAt,
   type BucketPolicy,
@@ -50,9 +51,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     private readonly prefix = 'verity:ratelimit:',
     onError: (error: Error) => void = () => undefined,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    // Without a listener ioredis prints "[ioredis] Unhandled error event" to stderr itself.
-    this.redis.on('error', onError);
+    this.redis = openRedis(url, onError);
     this.redis.defineCommand('verityTakeToken', { numberOfKeys: 1, lua: TAKE_SCRIPT });
     this.redis.defineCommand('verityPeekTokens', { numberOfKeys: 1, lua: PEEK_SCRIPT });
   }

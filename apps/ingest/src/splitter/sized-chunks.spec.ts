@@ -8,6 +8,7 @@ import {
   JsonRowsCollector,
   readChunks,
   readChunksInto,
+  SINGLE_COLUMN,
   type RowChunk,
 } from '@verity/batch';
 import { sizedChunks } from './sized-chunks';
@@ -108,7 +109,13 @@ describe('sizedChunks', () => {
     );
     const json = await all(
       sizedChunks(
-        readChunksInto(Readable.from([Buffer.from(text)]), 9, 0, new JsonRowsCollector()),
+        readChunksInto(
+          Readable.from([Buffer.from(text)]),
+          9,
+          0,
+          SINGLE_COLUMN,
+          new JsonRowsCollector(),
+        ),
         200,
         {
           encode: (c) => encodeChunk(JOB, 'email', c),

@@ -11,7 +11,7 @@ import {
   JsonPairsCollector,
   JsonRowsCollector,
   readChunksInto,
-  readTableChunksInto,
+  storedFormat,
   type JsonRows,
   type RowChunk,
   BatchOutages,
@@ -65,20 +65,20 @@ type SplitJob = Pick<
 >;
 
 /**
- * The upload's rows in chunks of JSON rows: one value per row for the spec's single-column
- * file; value and raw line pairs for a multi-column file, read with the format the upload
- * resolved (its column, and whether it had a header).
+ * The upload's rows in chunks of JSON rows, read in the format the upload resolved: one value
+ * per row, or value and raw line pairs when the job's chunks carry the lines (a multi-column
+ * file, whose result keeps them).
  */
 function chunksOf(
   job: SplitJob,
+  lines: boolean,
   source: Readable,
   chunkRows: number,
   fromRow: number,
 ): AsyncGenerator<RowChunk<JsonRows>> {
-  if (job.inputColumn === null)
-    return readChunksInto(source, chunkRows, fromRow, new JsonRowsCollector());
-  const format = { column: { index: job.inputColumn }, header: job.inputHeader !== null };
-  return readTableChunksInto(source, chunkRows, fromRow, format, new JsonPairsCollector());
+  const format = storedFormat(job.inputColumn, job.inputHeader);
+  const collector = lines ? new JsonPairsCollector() : new JsonRowsCollector();
+  return readChunksInto(source, chunkRows, fromRow, format, collector);
 }
 
 /**
@@ -244,7 +244,7 @@ export class SplitterService implements OnApplicationBootstrap {
     // The latest end of a reader chunk passed: the checkpoint the next published batch commits.
     let boundary: { chunks: number; rows: number } | null = null;
     for await (const { chunk, value } of sizedChunks(
-      chunksOf(job, source, chunkRows, start.rows),
+      chunksOf(job, layout.lines, source, chunkRows, start.rows),
       MAX_CHUNK_BYTES,
       {
         encode: (c) => encodeChunk(jobId, type, c, mode, layout),

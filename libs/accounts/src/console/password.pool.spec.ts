@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { VerityError } from '@verity/common';
 import { PasswordHashPool, type DeriveParams, type HashLane } from './password.pool';
 
-// Small N keeps the spec quick; the pool does not care about the cost.
+// Small N keeps this test quick; the pool does not care about the cost.
 const params = (password: string, N = 1024): DeriveParams => ({
   password,
   salt: Buffer.from('0123456789abcdef'),

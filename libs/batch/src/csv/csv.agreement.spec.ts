@@ -1,13 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { InputReader } from './input.reader';
 import { readChunks } from './chunk.reader';
+import { SINGLE_COLUMN } from './table.format';
+import { TableReader } from './table.reader';
 
-// The upload counts rows with the reader's counting path (no values, fast path), the splitter
-// reads them with its extracting path through readChunks (values kept as ranges of the read
-// buffers, copied when they cross one). All must see the same rows, or a job would be charged
-// for a row count its output does not have.
+// The upload counts rows with the reader's counting path (no listener), the splitter reads
+// them with its extracting path through readChunks (values kept as ranges of the read buffers,
+// copied when they cross one). All must see the same rows, or a job would be charged for a
+// row count its output does not have.
 const CORPUS: Record<string, string> = {
   'plain LF': 'a@x.io\nb@x.io\n',
   BOM: '\ufeffa@x.io\nb@x.io\n',
@@ -36,10 +37,10 @@ const CORPUS: Record<string, string> = {
 function inspectorValues(bytes: Buffer, size: number): { rows: number; values: string[] } {
   const limits = { maxRows: 1000, maxBytes: 1 << 20 };
   const values: string[] = [];
-  const extracting = new InputReader(limits, (b, start, end) =>
+  const extracting = new TableReader(limits, SINGLE_COLUMN, (b, start, end) =>
     values.push(b.toString('utf8', start, end)),
   );
-  const counting = new InputReader(limits); // the API's path, without value extraction
+  const counting = new TableReader(limits, SINGLE_COLUMN); // the API's path, without a listener
   for (let i = 0; i < bytes.length; i += size) {
     extracting.write(bytes.subarray(i, i + size));
     counting.write(bytes.subarray(i, i + size));

@@ -1,11 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { VerityError } from '@verity/common';
 import { readChunks } from './chunk.reader';
 import { HEADER_NAMES } from './header.names';
-import { InputReader } from './input.reader';
-import { inspectUpload } from './upload.inspector';
+import { SINGLE_COLUMN } from './table.format';
+import { TableInspector } from './table.inspector';
+import { TableReader } from './table.reader';
 
 const LIMITS = { maxRows: 10, maxBytes: 1 << 20 };
 
@@ -13,10 +15,10 @@ const LIMITS = { maxRows: 10, maxBytes: 1 << 20 };
 function read(text: string, size: number): { values: string[]; counted: number; header: boolean } {
   const bytes = Buffer.from(text, 'utf8');
   const values: string[] = [];
-  const extracting = new InputReader(LIMITS, (b, start, end) =>
+  const extracting = new TableReader(LIMITS, SINGLE_COLUMN, (b, start, end) =>
     values.push(b.toString('utf8', start, end)),
   );
-  const counting = new InputReader(LIMITS);
+  const counting = new TableReader(LIMITS, SINGLE_COLUMN);
   for (let i = 0; i < bytes.length; i += size) {
     extracting.write(bytes.subarray(i, i + size));
     counting.write(bytes.subarray(i, i + size));
@@ -102,12 +104,14 @@ describe('header line', () => {
 
   it('gives the upload count and the split the same rows', async () => {
     const text = 'Email_Address\na@x.io\nb@x.io\nc@x.io\n';
-    const inspected = await inspectUpload(Readable.from([Buffer.from(text)]), LIMITS);
+    const inspector = new TableInspector(LIMITS, SINGLE_COLUMN);
+    const discard = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    await pipeline(Readable.from([Buffer.from(text)]), inspector, discard);
     const split: string[] = [];
     for await (const chunk of readChunks(Readable.from([Buffer.from(text)]), 2)) {
       split.push(...chunk.rows);
     }
-    assert.equal(inspected.rows, 3);
+    assert.equal(inspector.rows, 3);
     assert.deepEqual(split, ['a@x.io', 'b@x.io', 'c@x.io']);
   });
 });

@@ -1,7 +1,5 @@
-export { DEFAULT_MAX_LINE_BYTES, type UploadLimits } from './csv.grammar';
-export { InputReader, type RowListener } from './input.reader';
+export { DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_RECORD_BYTES, type UploadLimits } from './csv.grammar';
 export { fileTooLarge } from './input.errors';
-export { UploadInspector, inspectUpload, type InspectionResult } from './upload.inspector';
 export { readChunks, readChunksInto, type RowChunk, type RowCollector } from './chunk.reader';
 export { encodeCell, encodeLine, neutralizeFormula, type CellValue } from './csv.cell';
 export {
@@ -15,11 +13,12 @@ export {
 export { resultHeader, type ResultFileFormat } from './result.header';
 export { LineBuffer } from './line.buffer';
 export {
-  DEFAULT_MAX_RECORD_BYTES,
+  SINGLE_COLUMN,
+  storedFormat,
   tableFormat,
   type TableColumn,
   type TableFormat,
+  type TableInput,
 } from './table.format';
 export { TableReader, type TableRowListener } from './table.reader';
-export { TableInspector } from './table.inspector';
-export { readTableChunksInto, type TableRowCollector } from './table.chunks';
+export { TableInspector, type InspectorOptions } from './table.inspector';

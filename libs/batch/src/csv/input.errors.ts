@@ -1,7 +1,9 @@
 import { VerityError } from '@verity/common';
 
-// The input reader's refusals (422 unprocessable), by the physical line (1-based) or the byte
-// offset where the file stops following the grammar.
+// The reader's refusals (413 payload_too_large, 422 unprocessable), by the physical line
+// (1-based) or the byte offset where the file stops following the grammar. Some are the
+// single-column file's alone (columnsError, lineTooLong, unclosedQuoteError), some a
+// multi-column file's alone (the width, the record length, the chosen column).
 
 export function utf8Error(offset: number): VerityError {
   return new VerityError('unprocessable', `file is not valid UTF-8 (byte offset ${offset})`);
@@ -29,7 +31,7 @@ export function tooManyRows(maxRows: number): VerityError {
   return new VerityError('unprocessable', `file has more than ${maxRows} rows`);
 }
 
-/** U+FEFF after the start of the file (see InputReader). */
+/** U+FEFF after the start of the file (see Utf8Scan). */
 export function innerBomError(line: number): VerityError {
   return new VerityError(
     'unprocessable',
@@ -53,5 +55,64 @@ export function unclosedQuoteError(line: number): VerityError {
   return new VerityError(
     'unprocessable',
     `line ${line}: quoted value is not closed (a quoted value may not span lines)`,
+  );
+}
+
+/** A record whose cell count differs from the first record's. */
+export function widthError(line: number, cells: number, width: number): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `line ${line} has ${cells} ${cells === 1 ? 'cell' : 'cells'}; the first line has ${width}`,
+  );
+}
+
+export function recordTooLong(line: number, maxBytes: number): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `line ${line}: the record starting here is longer than ${maxBytes} bytes`,
+  );
+}
+
+export function unclosedFieldError(line: number): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `line ${line}: quoted value is not closed before the end of the file`,
+  );
+}
+
+/** Index 0-based; the message counts from 1 like the form field. */
+export function columnPastEnd(index: number, width: number, line: number): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `line ${line}: column ${index + 1} is past the last column (the file has ${width})`,
+  );
+}
+
+const LISTED = 10;
+const NAME_CHARS = 60;
+
+// The first names of a header, each cut short, for a message.
+function listed(names: readonly string[]): string {
+  const shown = names
+    .slice(0, LISTED)
+    .map((name) => (name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS)}…` : name));
+  return names.length > LISTED ? `${shown.join(', ')}… (${names.length} in all)` : shown.join(', ');
+}
+
+export function noSuchColumn(name: string, header: readonly string[], line: number): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `line ${line}: no column named ${JSON.stringify(name)} in the header (columns: ${listed(header)})`,
+  );
+}
+
+export function ambiguousColumn(
+  name: string,
+  matches: readonly string[],
+  line: number,
+): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `line ${line}: the header has several columns named ${JSON.stringify(name)}: ${listed(matches)}`,
   );
 }

@@ -1,7 +1,8 @@
 import { VerityError } from '@verity/common';
 
-// How a multi-column batch file is read: which column holds the values, and whether the first
-// record is a header. Parsed from the upload's form fields `column` and `header`.
+// How a batch file is read: which column holds the values, and whether the first record is a
+// header. Parsed from the upload's form fields `column` and `header`; without them the file is
+// the single-column file (SINGLE_COLUMN).
 
 /** The column by its header name, or by its position (0-based here; 1-based on the wire). */
 export type TableColumn = { name: string } | { index: number };
@@ -13,10 +14,36 @@ export interface TableFormat {
    * is a column name (header.names.ts), as in a single-column file.
    */
   header: boolean | 'auto';
+  /**
+   * The single-column file (docs/batch.md, "Input file"): the one-column case read by stricter
+   * rules. A comma outside quotes is refused where it stands, a quoted value may not span
+   * lines, a line whose value is empty (blank, padding, `""`) is no row, and the limit is per
+   * physical line (DEFAULT_MAX_LINE_BYTES).
+   */
+  singleColumn?: true;
 }
 
-/** Longest record accepted by default, in bytes (terminator excluded). */
-export const DEFAULT_MAX_RECORD_BYTES = 65536;
+/** The single-column file: one value per line, a header when the first value is a column name. */
+export const SINGLE_COLUMN: TableFormat = {
+  column: { index: 0 },
+  header: 'auto',
+  singleColumn: true,
+};
+
+/** What the reader resolved of a multi-column file, as its job stores it. */
+export interface TableInput {
+  /** The validated column, 0-based. */
+  column: number;
+  /** The header record as uploaded, without its terminator; null when the file had none. */
+  header: string | null;
+  /** How many cells every record has. */
+  width: number;
+}
+
+/** The format a job's file is read in again (the split), from what the upload resolved. */
+export function storedFormat(column: number | null, header: string | null): TableFormat {
+  return column === null ? SINGLE_COLUMN : { column: { index: column }, header: header !== null };
+}
 
 const DECIMAL = /^[0-9]+$/;
 // Text that reads as a number but not as a 1-based index: 0, -2, 1.5, +3.

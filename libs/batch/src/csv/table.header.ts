@@ -1,5 +1,5 @@
 import { isHeaderName } from './header.names';
-import { ambiguousColumn, columnPastEnd, noSuchColumn } from './table.errors';
+import { ambiguousColumn, columnPastEnd, noSuchColumn } from './input.errors';
 import type { TableFormat } from './table.format';
 
 // The first record of a multi-column file: its cells, the column they point to, and whether it

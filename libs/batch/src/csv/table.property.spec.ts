@@ -2,21 +2,24 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SeededRandom } from '@verity/testing';
 import { isHeaderName } from './header.names';
-import { afterQuoteError, noRowsError } from './input.errors';
 import {
+  afterQuoteError,
   ambiguousColumn,
   columnPastEnd,
+  columnsError,
+  noRowsError,
   noSuchColumn,
   unclosedFieldError,
+  unclosedQuoteError,
   widthError,
-} from './table.errors';
-import type { TableFormat } from './table.format';
+} from './input.errors';
+import { SINGLE_COLUMN, type TableFormat } from './table.format';
 import { TableReader } from './table.reader';
 
 // TableReader against a reference parser written for clarity over strings: on seeded random
 // files (quotes, escaped quotes, line breaks in quotes, every line ending, padding, blank lines,
-// BOM, multi-byte characters, and some broken records) both must give the same rows, header
-// and column, or the same error, whatever the chunking.
+// BOM, multi-byte characters, and some broken records), multi-column and single-column, both
+// must give the same rows, header and column, or the same error, whatever the chunking.
 
 interface Outcome {
   header: string | null;
@@ -66,6 +69,9 @@ function resolve(
 }
 
 function reference(file: string, format: TableFormat): Outcome {
+  // The single-column file's rules: a comma outside quotes, or a line break inside them, is
+  // refused on its line; a line whose value is empty is no row.
+  const single = format.singleColumn === true;
   const text = file.startsWith('\ufeff') ? file.slice(1) : file;
   const n = text.length;
   const out: Outcome = { header: null, width: -1, column: -1, rows: [] };
@@ -88,6 +94,9 @@ function reference(file: string, format: TableFormat): Outcome {
         i++;
         for (;;) {
           const close = text.indexOf('"', i);
+          if (single && (close < 0 || breaks(text.slice(i, close)) > 0)) {
+            throw unclosedQuoteError(line);
+          }
           if (close < 0) throw unclosedFieldError(openLine);
           content += text.slice(i, close);
           line += breaks(text.slice(i, close));
@@ -103,6 +112,7 @@ function reference(file: string, format: TableFormat): Outcome {
         while (i < n && !',\r\n'.includes(text[i])) i++;
         content = text.slice(begin, i);
       }
+      if (single && text[i] === ',') throw columnsError(line);
       cells.push(trim(content));
       if (text[i] !== ',') break;
       i++;
@@ -110,6 +120,7 @@ function reference(file: string, format: TableFormat): Outcome {
     const raw = text.slice(start, i);
     i += text.startsWith('\r\n', i) ? 2 : 1;
     line++;
+    if (single && cells[0] === '') continue;
     if (out.width < 0) {
       const first = resolve(cells, format, recordLine);
       out.width = cells.length;
@@ -161,9 +172,12 @@ class Files extends SeededRandom {
   }
 
   /** A cell as written, and its value. */
-  cell(): [string, string] {
+  cell(single: boolean): [string, string] {
     if (this.chance(0.3)) {
-      const pieces = ['a', ',', '""', '\n', '\r\n', '\r', ' ', 'é', 'EMAIL', '\u{1F600}'];
+      // A single-column file refuses line breaks inside quotes: its cells rarely get them.
+      const pieces = ['a', ',', '""', '\n', '\r\n', '\r', ' ', 'é', 'EMAIL', '\u{1F600}'].filter(
+        (piece) => !single || !/[\r\n]/.test(piece) || this.chance(0.1),
+      );
       const body = Array.from({ length: this.int(4) }, () => this.pick(pieces)).join('');
       const close = this.chance(0.03) ? '"x' : '"';
       return [`${this.pads()}"${body}${close}${this.pads()}`, trim(body.replaceAll('""', '"'))];
@@ -173,13 +187,14 @@ class Files extends SeededRandom {
     return [text, trim(text)];
   }
 
-  file(): { text: string; format: TableFormat } {
-    const width = 1 + this.int(4);
+  /** A file of records of a common width (a few are not), or a single-column file. */
+  file(single = false): { text: string; format: TableFormat } {
+    const width = single ? 1 : 1 + this.int(4);
     const records: string[] = [];
     let names: string[] = [];
     for (let r = this.int(8) || this.int(8); r > 0; r--) {
       const count = width + (this.chance(0.03) ? this.pick([-1, 1]) : 0);
-      const cells = Array.from({ length: Math.max(1, count) }, () => this.cell());
+      const cells = Array.from({ length: Math.max(1, count) }, () => this.cell(single));
       if (records.length === 0) names = cells.map(([, value]) => value);
       records.push(cells.map(([raw]) => raw).join(','));
     }
@@ -190,6 +205,7 @@ class Files extends SeededRandom {
       if (k < records.length - 1 || this.chance(0.7)) text += this.pick(['\n', '\r\n', '\r']);
     });
     if (this.chance(0.03)) text += `${this.pick(['a,', ''])}"unclosed\n`;
+    if (single) return { text, format: SINGLE_COLUMN };
     let column: TableFormat['column'] = { index: this.int(this.chance(0.05) ? width + 2 : width) };
     if (this.chance(0.3)) {
       const name = this.chance(0.8) && names.length > 0 ? this.pick(names) : 'zz';
@@ -199,36 +215,47 @@ class Files extends SeededRandom {
   }
 }
 
+/** Reads 1,500 seeded files (`single`: single-column ones); returns how many were refused. */
+function agreeOnFiles(single: boolean): number {
+  let errors = 0;
+  for (let seed = 1; seed <= 1500; seed++) {
+    const files = new Files(seed);
+    const { text, format } = files.file(single);
+    const buf = Buffer.from(text, 'utf8');
+    let expected: Outcome | string;
+    try {
+      expected = reference(text, format);
+    } catch (err) {
+      expected = (err as Error).message;
+      errors++;
+    }
+    const cutSets = [[], Array.from({ length: Math.max(0, buf.length - 1) }, (_, k) => k + 1)];
+    for (let k = 0; k < 3; k++) {
+      const cuts = new Set<number>();
+      for (let c = files.int(6); c > 0; c--) cuts.add(files.int(buf.length + 1));
+      cutSets.push([...cuts].sort((a, b) => a - b));
+    }
+    for (const cuts of cutSets) {
+      const got = readCut(buf, cuts, format);
+      assert.deepEqual(
+        got,
+        expected,
+        `seed ${seed}, cuts ${cuts.join(',')}: ${JSON.stringify(text)}`,
+      );
+    }
+  }
+  return errors;
+}
+
 describe('TableReader against a reference parser', () => {
   it('agrees on seeded random files, whatever the chunking', () => {
-    let errors = 0;
-    for (let seed = 1; seed <= 1500; seed++) {
-      const files = new Files(seed);
-      const { text, format } = files.file();
-      const buf = Buffer.from(text, 'utf8');
-      let expected: Outcome | string;
-      try {
-        expected = reference(text, format);
-      } catch (err) {
-        expected = (err as Error).message;
-        errors++;
-      }
-      const cutSets = [[], Array.from({ length: Math.max(0, buf.length - 1) }, (_, k) => k + 1)];
-      for (let k = 0; k < 3; k++) {
-        const cuts = new Set<number>();
-        for (let c = files.int(6); c > 0; c--) cuts.add(files.int(buf.length + 1));
-        cutSets.push([...cuts].sort((a, b) => a - b));
-      }
-      for (const cuts of cutSets) {
-        const got = readCut(buf, cuts, format);
-        assert.deepEqual(
-          got,
-          expected,
-          `seed ${seed}, cuts ${cuts.join(',')}: ${JSON.stringify(text)}`,
-        );
-      }
-    }
+    const errors = agreeOnFiles(false);
     // The generator must exercise both outcomes.
+    assert.ok(errors > 100 && errors < 700, `${errors} files refused`);
+  });
+
+  it('agrees on seeded random single-column files, whatever the chunking', () => {
+    const errors = agreeOnFiles(true);
     assert.ok(errors > 100 && errors < 700, `${errors} files refused`);
   });
 });

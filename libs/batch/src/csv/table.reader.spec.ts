@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { VerityError, type ErrorCode } from '@verity/common';
 import type { UploadLimits } from './csv.grammar';
 import { TableReader } from './table.reader';
-import type { TableFormat } from './table.format';
+import { SINGLE_COLUMN, type TableFormat } from './table.format';
 
 const LIMITS: UploadLimits = { maxRows: 1000, maxBytes: 1 << 20 };
 
@@ -265,5 +265,119 @@ describe('TableReader limits', () => {
     assert.equal(reader.finish(), 0);
     assert.equal(reader.header, 'email,name');
     assert.equal(new TableReader(LIMITS, byIndex(0)).finish(), 0);
+  });
+});
+
+// The single-column file: the one-column case, by its own stricter rules.
+const values = (data: Buffer | string, limits = LIMITS): string[] =>
+  read(data, SINGLE_COLUMN, limits).values;
+const refuses = (data: Buffer | string, code: ErrorCode, message: RegExp, limits = LIMITS): void =>
+  rejects(data, code, message, SINGLE_COLUMN, limits);
+
+describe('TableReader, single-column file', () => {
+  it('reads one value per line with LF, CRLF and CR line ends, the final one optional', () => {
+    assert.deepEqual(values('a@x.io\r\nb@x.io\nc@x.io\rd@x.io\n'), [
+      'a@x.io',
+      'b@x.io',
+      'c@x.io',
+      'd@x.io',
+    ]);
+    assert.deepEqual(values('a\nb'), ['a', 'b']);
+  });
+
+  it('drops a leading BOM, and only at the start', () => {
+    assert.deepEqual(values('\ufeff"a,b"\n'), ['a,b']);
+    refuses('x\n\ufeffy\n', 'unprocessable', /^line 2 contains a byte order mark/);
+    refuses('x\ny\ufeff\n', 'unprocessable', /^line 2 contains a byte order mark/);
+    refuses('\ufeff\ufeffx\n', 'unprocessable', /^line 1 contains a byte order mark/);
+    assert.deepEqual(values('\uffef\ufbbf\n'), ['\uffef\ufbbf']);
+    // EF BB 80 is U+FEC0, not a BOM: it must come through intact.
+    assert.deepEqual(values('\ufec0z\n'), ['\ufec0z']);
+  });
+
+  it('skips blank, whitespace-only and empty quoted lines without counting them', () => {
+    assert.deepEqual(values('\n\n  \t \r\n""\n"  "\na\n\n'), ['a']);
+  });
+
+  it('unquotes values, unescapes "" and trims spaces and tabs', () => {
+    assert.deepEqual(values(' "a,b" \n"say ""hi"""\n\t x y \t\n" q "\na"b\n'), [
+      'a,b',
+      'say "hi"',
+      'x y',
+      'q',
+      'a"b',
+    ]);
+  });
+
+  it('refuses more than one column, naming the physical line', () => {
+    refuses('a\r\n\r\nb,c\n', 'unprocessable', /^line 3 has more than one column/);
+    refuses('a\rb\r\nc,\n', 'unprocessable', /^line 3 has more than one column/);
+    refuses(',a\n', 'unprocessable', /^line 1 has more than one column/);
+    refuses('"a",b\n', 'unprocessable', /^line 1 has more than one column/);
+    refuses('"a" ,b\n', 'unprocessable', /^line 1 has more than one column/);
+  });
+
+  it('counts lines the same on its fast paths and off them', () => {
+    // Plain rows (the fast paths) between lines they leave to the state machine: padding,
+    // quotes, blank lines, a CR that ends one chunk and pairs with the LF opening the next.
+    const plain = 'a@x.io\nb@x.io\r\nc@x.io\n';
+    const mixed = `${plain} d@x.io\n"e@x.io"\n\r\n\r${plain}`;
+    assert.deepEqual(values(mixed), [
+      ...['a@x.io', 'b@x.io', 'c@x.io', 'd@x.io', 'e@x.io'],
+      ...['a@x.io', 'b@x.io', 'c@x.io'],
+    ]);
+    refuses(`${mixed}f,g\n`, 'unprocessable', /^line 11 has more than one column/);
+    refuses(`${plain}${'x'.repeat(4097)}\n`, 'unprocessable', /^line 4 is longer than 4096 bytes/);
+    refuses(plain, 'unprocessable', /^file has more than 2 rows/, { ...LIMITS, maxRows: 2 });
+    // Chunks of only LF-separated lines take the native search: empty lines, control characters.
+    assert.deepEqual(values('a@x.io\n\n\x01\x7f\nb@x.io'), ['a@x.io', '\x01\x7f', 'b@x.io']);
+    refuses(`a\n\nb\nc\n${'x'.repeat(4097)}`, 'unprocessable', /^line 5 is longer than 4096 bytes/);
+    refuses('a\n\nb\nc,d\n', 'unprocessable', /^line 4 has more than one column/);
+  });
+
+  it('refuses a quoted value that spans lines or has text after its closing quote', () => {
+    refuses('"a\nb"\n', 'unprocessable', /^line 1: quoted value is not closed \(a quoted value/);
+    refuses('ok\n"abc', 'unprocessable', /^line 2: quoted value is not closed \(a quoted value/);
+    refuses('"a"b\n', 'unprocessable', /^line 1: unexpected character after a closing quote/);
+    refuses('"a" \u00e9\n', 'unprocessable', /^line 1: unexpected character/);
+  });
+
+  it('refuses invalid UTF-8 with the offset of the offending sequence', () => {
+    const bad = (...bytes: number[]) => Buffer.concat([Buffer.from('ab\n'), Buffer.from(bytes)]);
+    const offset3 = /^file is not valid UTF-8 \(byte offset 3\)$/;
+    refuses(bad(0xff, 0x0a), 'unprocessable', offset3); // never valid
+    refuses(bad(0x80), 'unprocessable', offset3); // lone continuation
+    refuses(bad(0xc0, 0x80), 'unprocessable', offset3); // overlong
+    refuses(bad(0xe0, 0x80, 0x80), 'unprocessable', offset3); // overlong 3-byte
+    refuses(bad(0xed, 0xa0, 0x80), 'unprocessable', offset3); // UTF-16 surrogate
+    refuses(bad(0xf4, 0x90, 0x80, 0x80), 'unprocessable', offset3); // above U+10FFFF
+    refuses(bad(0xe2, 0x41), 'unprocessable', offset3); // truncated mid-file
+    refuses(bad(0xe2, 0x82), 'unprocessable', offset3); // truncated at end of file
+    refuses(Buffer.from([0xef, 0xbb]), 'unprocessable', /byte offset 0\)$/); // half a BOM
+  });
+
+  it('accepts emoji, IDN and every UTF-8 length', () => {
+    assert.deepEqual(values('\u{1F600}@b\u00fccher.de\n\u4f8b\u3048@\u4f8b\u3048.jp\n'), [
+      '\u{1F600}@b\u00fccher.de',
+      '\u4f8b\u3048@\u4f8b\u3048.jp',
+    ]);
+  });
+
+  it('enforces the row, byte and line limits', () => {
+    const rows = { ...LIMITS, maxRows: 2 };
+    assert.deepEqual(values('a\n\nb\n\n', rows), ['a', 'b']);
+    refuses('a\nb\nc', 'unprocessable', /^file has more than 2 rows$/, rows);
+    const bytes = { ...LIMITS, maxBytes: 4 };
+    assert.deepEqual(values('a\nb\n', bytes), ['a', 'b']);
+    refuses('a\nbc\n', 'payload_too_large', /4 bytes/, bytes);
+    const line = { ...LIMITS, maxLineBytes: 5 };
+    assert.deepEqual(values('12345\r\n', line), ['12345']);
+    refuses('ok\n123456\n', 'unprocessable', /^line 2 is longer than 5 bytes$/, line);
+  });
+
+  it('refuses a file without rows as empty', () => {
+    for (const data of ['', '\n \n\t\r\n', '\ufeff', '\ufeff\n""\n']) {
+      refuses(data, 'unprocessable', /^file is empty$/);
+    }
   });
 });

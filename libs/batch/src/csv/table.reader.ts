@@ -1,25 +1,35 @@
-import type { UploadLimits } from './csv.grammar';
-import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './csv.bytes';
+import { isAscii } from 'node:buffer';
+import { DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_RECORD_BYTES, type UploadLimits } from './csv.grammar';
+import { COMMA, CR, LF, onlyPlainLines, QUOTE, SPACE, TAB } from './csv.bytes';
 import { LeadingBom } from './leading-bom';
 import { RecordBuffer } from './record.buffer';
 import {
   afterQuoteError,
+  columnsError,
   fileTooLarge,
   innerBomError,
+  lineTooLong,
   noRowsError,
+  recordTooLong,
   tooManyRows,
+  unclosedFieldError,
+  unclosedQuoteError,
   utf8Error,
+  widthError,
 } from './input.errors';
-import { recordTooLong, unclosedFieldError, widthError } from './table.errors';
-import { DEFAULT_MAX_RECORD_BYTES, type TableFormat } from './table.format';
+import type { TableFormat } from './table.format';
 import { readFirstRecord, recordCells } from './table.header';
 import { Utf8Scan } from './utf8.scan';
 
-// The reader of multi-column batch files (RFC 4180, as leniently as InputReader reads one
-// column): fields separated by commas, records ended by LF, CRLF or a lone CR, quoted fields
-// that may hold commas, `""` and line breaks, spaces and tabs around a field ignored. UTF-8 is
-// checked apart (Utf8Scan); the grammar is walked byte by byte only for records that need it:
-// a record of plain bytes ended by LF or CRLF is taken whole by a tight loop.
+// The one reader of batch input files, at upload (to accept or refuse the file) and at split (to
+// cut it into chunks): RFC 4180, leniently. Fields separated by commas, records ended by LF,
+// CRLF or a lone CR, quoted fields that may hold commas, `""` and line breaks, spaces and tabs
+// around a field ignored. The single-column file (format.singleColumn) is its one-column case
+// with stricter rules (table.format.ts). UTF-8 is checked apart (Utf8Scan); the grammar is
+// walked byte by byte only for records that need it: a record of plain bytes ended by LF or
+// CRLF is taken whole by a tight loop, and a chunk of only plain lines in a one-column file by
+// a native search for its line ends. It never decodes text: every structural character is
+// ASCII, and in UTF-8 no byte of a multi-byte character is below 0x80 (RFC 3629 §3).
 
 // States of the record being read.
 const BOUNDARY = 0; // between records
@@ -29,13 +39,19 @@ const QUOTED = 3; // inside "..."
 const QUOTE_SEEN = 4; // a quote inside "...": either the closing one or the first of ""
 const AFTER_QUOTED = 5; // after the closing quote: only spaces/tabs may follow
 
+// Whether the chunk being read is ASCII and holds only plain lines (onlyPlainLines), found out
+// when needed.
+const PLAIN_UNKNOWN = -1;
+const PLAIN_NO = 0;
+const PLAIN_YES = 1;
+
 const isPadding = (b: number): boolean => b === SPACE || b === TAB;
 
 /**
  * Called for each row, in order: `value` bytes vStart … vEnd are the chosen cell (UTF-8,
- * unquoted, `""` unescaped, padding trimmed; possibly empty) and `line` bytes lStart … lEnd the
- * record exactly as in the file (terminator excluded). Both are the buffer given to `write` or
- * the reader's own, valid only during the call.
+ * unquoted, `""` unescaped, padding trimmed; possibly empty in a multi-column file) and `line`
+ * bytes lStart … lEnd the record exactly as in the file (terminator excluded). Both are the
+ * buffer given to `write` or the reader's own, valid only during the call.
  */
 export type TableRowListener = (
   value: Buffer,
@@ -47,23 +63,25 @@ export type TableRowListener = (
 ) => void;
 
 /**
- * Reads a multi-column batch file incrementally: `write` the bytes, then `end`. Throws a
- * VerityError at the first problem (413 payload_too_large, 422 unprocessable naming the line).
- * Every record has the first record's number of cells; wholly empty lines are skipped. A
- * header record is no row. Memory: O(longest record).
+ * Reads a batch file incrementally: `write` the bytes, then `end`. Throws a VerityError at the
+ * first problem (413 payload_too_large, 422 unprocessable naming the line). Every record has
+ * the first record's number of cells; wholly empty lines are skipped. A header record is no
+ * row. Without a listener it only validates and counts (the upload). Memory: O(longest record).
  */
 export class TableReader {
   private readonly maxRows: number;
   private readonly maxBytes: number;
   private readonly maxRecord: number;
+  private readonly single: boolean;
   private bytes = 0;
   private rowCount = 0;
   private line = 1;
   private state = BOUNDARY;
   private prevCR = false;
+  private plain = PLAIN_UNKNOWN;
   private readonly leadingBom = new LeadingBom();
   private readonly utf8 = new Utf8Scan();
-  // Set by the first record.
+  // Set by the first record (the column at once for a single-column file).
   private col = -1;
   private cells = -1;
   private headerText: string | null = null;
@@ -91,8 +109,11 @@ export class TableReader {
   ) {
     this.maxRows = limits.maxRows;
     this.maxBytes = limits.maxBytes;
-    this.maxRecord = limits.maxLineBytes ?? DEFAULT_MAX_RECORD_BYTES;
+    this.single = format.singleColumn === true;
+    this.maxRecord =
+      limits.maxLineBytes ?? (this.single ? DEFAULT_MAX_LINE_BYTES : DEFAULT_MAX_RECORD_BYTES);
     this.rec = new RecordBuffer(this.maxRecord);
+    if (this.single) this.col = 0;
   }
 
   /** Rows counted so far (final after `end`). */
@@ -105,7 +126,10 @@ export class TableReader {
     return this.bytes;
   }
 
-  /** 0-based index of the chosen column; -1 until the first record has been read. */
+  /**
+   * 0-based index of the chosen column; -1 until the first record has been read (0 from the
+   * start for the single-column file).
+   */
   get columnIndex(): number {
     return this.col;
   }
@@ -150,15 +174,20 @@ export class TableReader {
   finish(): number {
     if (this.leadingBom.truncated) throw utf8Error(0);
     if (this.utf8.pending) throw utf8Error(this.utf8.offset);
-    if (this.state === QUOTED) throw unclosedFieldError(this.quoteLine);
+    if (this.state === QUOTED) {
+      throw this.single ? unclosedQuoteError(this.line) : unclosedFieldError(this.quoteLine);
+    }
     if (this.state !== BOUNDARY) this.endRecord(null, 0);
     return this.rowCount;
   }
 
   // `base` is the file offset of chunk[0], for error messages.
   private scan(chunk: Buffer, from: number, base: number): void {
-    const bad = this.utf8.check(chunk, from, base);
+    // ASCII is valid UTF-8 without a BOM, unless it has to finish a sequence (a native scan).
+    const ascii = isAscii(from === 0 ? chunk : chunk.subarray(from));
+    const bad = ascii && !this.utf8.pending ? -1 : this.utf8.check(chunk, from, base);
     this.scanFrom = from;
+    this.plain = ascii ? PLAIN_UNKNOWN : PLAIN_NO;
     if (this.state !== BOUNDARY) this.origin = from - this.rec.length;
     this.parse(chunk, from, bad < 0 ? chunk.length : bad);
     if (bad >= 0) {
@@ -175,7 +204,8 @@ export class TableReader {
     let i = from;
     while (i < stop) {
       if (this.state === BOUNDARY) {
-        if (this.col >= 0 && !this.prevCR) {
+        if (this.cells >= 0 && !this.prevCR) {
+          i = this.cells === 1 && this.plainChunk(chunk) ? this.plainLines(chunk, i) : i;
           i = this.plainRecords(chunk, i, stop);
           if (i === stop) return;
         }
@@ -193,15 +223,49 @@ export class TableReader {
     }
   }
 
+  // True when the chunk being read (from where this scan began) is ASCII of only plain lines.
+  private plainChunk(chunk: Buffer): boolean {
+    if (this.plain === PLAIN_UNKNOWN) {
+      const from = this.scanFrom;
+      const plain = onlyPlainLines(from === 0 ? chunk : chunk.subarray(from));
+      this.plain = plain ? PLAIN_YES : PLAIN_NO;
+    }
+    return this.plain === PLAIN_YES;
+  }
+
+  /**
+   * The one-column fast path, in a chunk of only plain lines (onlyPlainLines): each line is one
+   * cell, byte for byte, and an empty line is no record, so only the line ends need finding
+   * (a native search). Takes the lines from `from` on that end within the chunk and are not too
+   * long; returns where the first other one begins, for the byte loops.
+   */
+  private plainLines(chunk: Buffer, from: number): number {
+    const maxRecord = this.maxRecord;
+    const onRow = this.onRow;
+    let i = from;
+    for (;;) {
+      const lf = chunk.indexOf(LF, i);
+      if (lf < 0 || lf - i > maxRecord) return i;
+      if (lf > i) {
+        if (++this.rowCount > this.maxRows) throw tooManyRows(this.maxRows);
+        if (onRow) onRow(chunk, i, lf, chunk, i, lf);
+      }
+      this.line++;
+      i = lf + 1;
+    }
+  }
+
   /**
    * Takes the records from `from` on that end with LF or CRLF within chunk[… stop) and hold no
    * quote but around a whole field free of "", CR and LF, counting their cells with a tight
-   * loop. Returns where the first record that is not such a one begins, for the state machine.
+   * loop (a single-column file: and no comma outside quotes). Returns where the first record
+   * that is not such a one begins, for the state machine.
    */
   private plainRecords(chunk: Buffer, from: number, stop: number): number {
     const col = this.col;
     const width = this.cells;
     const maxRecord = this.maxRecord;
+    const single = this.single;
     const onRow = this.onRow;
     let i = from;
     while (i < stop) {
@@ -217,6 +281,7 @@ export class TableReader {
         const b = chunk[k];
         if (b > COMMA) continue;
         if (b === COMMA) {
+          if (single) return i;
           if (cell === col && ve < 0) ve = k;
           if (++cell === col) vs = k + 1;
           cellStart = k + 1;
@@ -243,12 +308,13 @@ export class TableReader {
       if (k > i) {
         // A record (an empty line is none).
         if (cell + 1 !== width) throw widthError(this.line, cell + 1, width);
-        if (++this.rowCount > this.maxRows) throw tooManyRows(this.maxRows);
-        if (onRow) {
-          if (cell === col && ve < 0) ve = k;
-          while (vs < ve && isPadding(chunk[vs])) vs++;
-          while (ve > vs && isPadding(chunk[ve - 1])) ve--;
-          onRow(chunk, vs, ve, chunk, i, k);
+        if (cell === col && ve < 0) ve = k;
+        while (vs < ve && isPadding(chunk[vs])) vs++;
+        while (ve > vs && isPadding(chunk[ve - 1])) ve--;
+        // A single-column line whose value is empty is no row.
+        if (!single || ve > vs) {
+          if (++this.rowCount > this.maxRows) throw tooManyRows(this.maxRows);
+          if (onRow) onRow(chunk, vs, ve, chunk, i, k);
         }
       }
       this.line++;
@@ -274,13 +340,15 @@ export class TableReader {
   private record(chunk: Buffer, from: number, stop: number): number {
     const origin = this.origin;
     const limit = origin + this.maxRecord; // a record byte at or past this is one too many
+    const single = this.single;
     let state = this.state;
     let cr = this.prevCR;
     let i = from;
     for (; i < stop; i++) {
       const b = chunk[i];
       if (state === QUOTED) {
-        if (i >= limit) throw recordTooLong(this.recLine, this.maxRecord);
+        if (single && (b === LF || b === CR)) throw unclosedQuoteError(this.line);
+        if (i >= limit) throw this.tooLong();
         if (b === QUOTE) {
           state = QUOTE_SEEN;
           cr = false;
@@ -301,8 +369,9 @@ export class TableReader {
         this.prevCR = b === CR;
         return i + 1;
       }
-      if (i >= limit) throw recordTooLong(this.recLine, this.maxRecord);
+      if (i >= limit) throw this.tooLong();
       if (b === COMMA) {
+        if (single) throw columnsError(this.line);
         this.inCol = ++this.cell === this.col;
         state = LEAD;
         continue;
@@ -345,6 +414,13 @@ export class TableReader {
     return i;
   }
 
+  // The record being read is too long (a single-column file's records are its lines).
+  private tooLong(): Error {
+    return this.single
+      ? lineTooLong(this.line, this.maxRecord)
+      : recordTooLong(this.recLine, this.maxRecord);
+  }
+
   // Ends the record whose terminator is chunk[k] (chunk null: the end of the file).
   private endRecord(chunk: Buffer | null, k: number): void {
     let raw: Buffer;
@@ -363,6 +439,8 @@ export class TableReader {
     this.state = BOUNDARY;
     this.spilled = false;
     this.rec.length = 0;
+    // A single-column line whose value is empty is no row, nor a header.
+    if (this.single && this.vs < 0) return;
     if (this.cells < 0) {
       this.firstRecord(raw, start, end);
       return;

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { readChunks, readChunksInto } from '../csv/chunk.reader';
+import { SINGLE_COLUMN } from '../csv/table.format';
 import { decodeChunk, encodeMessage } from './batch-messages';
 import { encodeChunk } from './chunk-message.writer';
 import { JsonPairsCollector, JsonRows, JsonRowsCollector } from './json-rows';
@@ -45,7 +46,9 @@ describe('encodeChunk', () => {
     );
     assert.equal(expected.length, 3);
     for (const size of [1, 2, 3, 7, bytes.length]) {
-      const chunks = await all(readChunksInto(parts(bytes, size), 4, 0, new JsonRowsCollector()));
+      const chunks = await all(
+        readChunksInto(parts(bytes, size), 4, 0, SINGLE_COLUMN, new JsonRowsCollector()),
+      );
       assert.deepEqual(
         chunks.map((c) => encodeChunk(JOB, 'email', c)),
         expected,

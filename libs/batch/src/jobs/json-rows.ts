@@ -1,5 +1,4 @@
 import type { RowCollector } from '../csv/chunk.reader';
-import type { TableRowCollector } from '../csv';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -181,7 +180,7 @@ export class JsonRowsCollector extends JsonStrings implements RowCollector<JsonR
  * raw line (a chunk message with `"layout":"lines"`). A row is the pair, so halving a chunk
  * never separates a value from its line.
  */
-export class JsonPairsCollector extends JsonStrings implements TableRowCollector<JsonRows> {
+export class JsonPairsCollector extends JsonStrings implements RowCollector<JsonRows> {
   add(
     value: Buffer,
     vStart: number,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import { Logger } from '@nestjs/common';
+import { InfraOutage } from '@verity/common';
 import { createMetrics } from '@verity/observability';
 import { Client } from 'pg';
 import { OutageWatch } from './outage-watch';
@@ -57,6 +58,23 @@ describe('OutageWatch', () => {
       /verity_batch_dependency_outages_total\{worker="scorer",dependency="network"\} 1/,
     );
     assert.match(text, /verity_batch_dependency_outage\{worker="scorer"\} 0/);
+  });
+
+  it("names the dependency an adapter's InfraOutage names, and the error it carries", async () => {
+    const { log, lines } = recordingLog();
+    const metrics = createMetrics();
+    const watch = new OutageWatch({ worker: 'assembler', budgetMs: 1_000, log, metrics });
+    watch.failed(new InfraOutage('postgres', await refused()));
+    assert.match(lines[0], /^warn dependency outage began \(postgres: Error ECONNREFUSED\)/);
+    const text = await metrics.registry.metrics();
+    assert.match(
+      text,
+      /verity_batch_dependency_outages_total\{worker="assembler",dependency="postgres"\} 1/,
+    );
+    assert.match(
+      text,
+      /verity_batch_dependency_outages_total\{worker="assembler",dependency="network"\} 0/,
+    );
   });
 
   it('waits out outages within the budget only; other errors never', async () => {

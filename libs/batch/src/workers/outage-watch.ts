@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@nestjs/common';
-import { infraOutageOf, jitteredBackoffMs } from '@verity/common';
+import { InfraOutage, infraOutageOf, jitteredBackoffMs } from '@verity/common';
 import type { BatchWorker, VerityMetrics } from '@verity/observability';
 import { REDELIVERY_BASE_MS, REDELIVERY_MAX_MS } from '@verity/ports';
 
@@ -16,7 +16,7 @@ export interface OutageWatchOptions {
 
 /**
  * A batch worker's view of its dependencies. A handler that failed because PostgreSQL, S3,
- * Redis or Kafka is unreachable (by type: `infraOutageOf`) starts an outage; the next handler
+ * Redis or Kafka is unreachable (`infraOutageOf`: as its adapter tells) starts an outage; the next handler
  * that succeeds ends it. An outage is logged once when it begins and once when it ends, with
  * `verity_batch_dependency_outage{worker}` at 1 in between, whatever the number of retries.
  * While it lasts less than the budget, outage errors are waited out rather than counted as
@@ -97,8 +97,12 @@ export class OutageWatch {
   }
 }
 
-/** An error's type and code for the log (its message may be long; the type is what matters). */
+/**
+ * An error's type and code for the log (its message may be long; the type is what matters);
+ * for an adapter's InfraOutage, those of the error it carries.
+ */
 function describe(error: unknown): string {
+  if (error instanceof InfraOutage) return describe(error.cause);
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? `${error.name} ${code}` : `${error.name}: ${error.message}`;

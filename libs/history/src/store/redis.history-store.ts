@@ -1,4 +1,5 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { openRedis } from '@verity/integrations';
 import {
   LINK_WINDOWS_MS,
   type CallValues,
@@ -97,9 +98,7 @@ export class RedisHistoryStore implements HistoryStore {
     private readonly prefix = 'verity:history:',
     onError: (error: Error) => void = () => undefined,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    // Without a listener ioredis prints "[ioredis] Unhandled error event" to stderr itself.
-    this.redis.on('error', onError);
+    this.redis = openRedis(url, onError);
     this.redis.defineCommand('verityHistoryObserve', { lua: OBSERVE });
     this.redis.defineCommand('verityHistoryReport', { lua: REPORT });
     this.redis.defineCommand('verityHistoryRestore', { lua: RESTORE });

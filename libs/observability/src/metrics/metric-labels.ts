@@ -19,12 +19,12 @@ import {
 /** Billable operations, one per `verity_credits_consumed_total{operation}` series. */
 export { CREDIT_OPERATIONS, type CreditOperation };
 
-/** Why a request was refused before any work (402 and 429 in the spec). */
+/** Why a request was refused before any work (402 and 429). */
 export const REJECTION_REASONS = ['insufficient_credits', 'rate_limited'] as const;
 /** A rejection reason. */
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
-/** Batch job statuses from the spec's job object. */
+/** Batch job statuses of the BatchJob resource. */
 export const BATCH_JOB_STATUSES = BATCH_STATUSES;
 /** A batch job status. */
 export type BatchJobStatus = BatchStatus;

@@ -1,5 +1,6 @@
 import Bull from 'bull';
 import { cappedBackoffMs } from '@verity/common';
+import { recogniseRedisOutages } from '@verity/integrations';
 import type {
   BulkJob,
   JobFailedHook,
@@ -70,6 +71,7 @@ export class BullJobQueue implements JobQueue {
   private readonly created = new Set<Bull.Queue>();
 
   constructor(private readonly options: BullJobQueueOptions) {
+    recogniseRedisOutages(); // Bull's clients are ioredis clients
     for (const [name, q] of options.queues ?? []) this.queues.set(name, q);
   }
 

@@ -22,6 +22,7 @@ import type {
 import { kafkaLogCreator, kafkaLogLevel } from './kafka.log';
 import { installKafkaCrc32c } from './kafka.crc32c';
 import { installKafkaEncoderAlloc } from './kafka.encoder';
+import { recogniseKafkaOutages } from './kafka.outage';
 import { installKafkaIdleFix } from './kafka.request-queue';
 import { deliverUntilHandled } from './redelivery';
 
@@ -168,6 +169,7 @@ export class KafkaRowBus implements RowBus {
     installKafkaIdleFix(); // idle connections must not spin (kafka.request-queue.ts)
     installKafkaCrc32c(); // produced batches are checksummed eight bytes a step (kafka.crc32c.ts)
     installKafkaEncoderAlloc(); // request buffers grow without zero-filling (kafka.encoder.ts)
+    recogniseKafkaOutages(); // a broker out of reach is an outage of `kafka` (kafka.outage.ts)
     const { logger } = options;
     this.replicationFactor = options.replicationFactor;
     this.kafka = new Kafka({

@@ -20,6 +20,7 @@ import {
 } from '../ports/blob-store.port';
 import { uploadStream } from './s3.multipart-upload';
 import { S3ObjectHttp } from './s3.object-http';
+import { recogniseS3Outages } from './s3.outage';
 
 /** Connection settings of {@link S3BlobStore}. */
 export interface S3BlobStoreOptions {
@@ -56,6 +57,7 @@ export class S3BlobStore implements BlobStore {
   private readonly queueSize: number;
 
   constructor(options: S3BlobStoreOptions) {
+    recogniseS3Outages();
     this.bucket = options.bucket;
     this.partSize = Math.max(MIN_PART_BYTES, options.partSizeBytes ?? MIN_PART_BYTES);
     this.queueSize = Math.max(1, options.queueSize ?? 4);

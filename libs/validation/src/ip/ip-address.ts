@@ -1,5 +1,3 @@
-import { isIP } from 'node:net';
-
 /** An IPv6 address as four big-endian 32-bit words (w[0] holds the top 32 bits). */
 export type Ipv6Words = readonly [number, number, number, number];
 
@@ -81,8 +79,38 @@ export function intToIpv4(value: number): string {
   return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
 }
 
+// The IPv6 text forms Node's net.isIPv6 accepts (its lib/internal/net.js, MIT licence): eight
+// groups or fewer around one `::`, an IPv4 tail in the last 32 bits, and a zone suffix. The
+// engines do no I/O, so they hold the grammar instead of importing node:net for it.
+const V4_SEG = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])';
+const V4 = `(?:${V4_SEG}\\.){3}${V4_SEG}`;
+const V6_SEG = '(?:[0-9a-fA-F]{1,4})';
+const IPV6_TEXT = new RegExp(
+  '^(?:' +
+    `(?:${V6_SEG}:){7}(?:${V6_SEG}|:)|` +
+    `(?:${V6_SEG}:){6}(?:${V4}|:${V6_SEG}|:)|` +
+    `(?:${V6_SEG}:){5}(?::${V4}|(?::${V6_SEG}){1,2}|:)|` +
+    `(?:${V6_SEG}:){4}(?:(?::${V6_SEG}){0,1}:${V4}|(?::${V6_SEG}){1,3}|:)|` +
+    `(?:${V6_SEG}:){3}(?:(?::${V6_SEG}){0,2}:${V4}|(?::${V6_SEG}){1,4}|:)|` +
+    `(?:${V6_SEG}:){2}(?:(?::${V6_SEG}){0,3}:${V4}|(?::${V6_SEG}){1,5}|:)|` +
+    `(?:${V6_SEG}:){1}(?:(?::${V6_SEG}){0,4}:${V4}|(?::${V6_SEG}){1,6}|:)|` +
+    `(?::(?:(?::${V6_SEG}){0,5}:${V4}|(?::${V6_SEG}){1,7}|:))` +
+    ')(?:%[0-9a-zA-Z-.:]{1,})?$',
+);
+
+/** Whether `text` is an IPv6 address as net.isIPv6 accepts it. */
+export function isIpv6Text(text: string): boolean {
+  return text.indexOf(':') >= 0 && IPV6_TEXT.test(text);
+}
+
+/** 4 for a dotted quad, 6 for an IPv6 text, 0 for anything else: what net.isIP answers. */
+export function ipVersion(text: string): 0 | 4 | 6 {
+  if (parseIpv4(text) >= 0) return 4;
+  return isIpv6Text(text) ? 6 : 0;
+}
+
 /**
- * A syntactically valid IPv6 text (checked by net.isIP) to four 32-bit words; handles `::`,
+ * A syntactically valid IPv6 text ({@link isIpv6Text}) to four 32-bit words; handles `::`,
  * an embedded IPv4 tail (RFC 4291 §2.2 form 3) and a zone suffix, which is ignored.
  */
 export function ipv6ToWords(text: string): [number, number, number, number] {
@@ -199,7 +227,7 @@ export function parseIp(input: string): ParsedIp | null {
       : input;
   const v4 = parseIpv4(text);
   if (v4 >= 0) return { version: 4, v4, text };
-  if (text.indexOf(':') < 0 || isIP(text) !== 6) return null;
+  if (!isIpv6Text(text)) return null;
   const w = ipv6ToWords(text);
   if (w[0] === 0 && w[1] === 0 && (w[2] === 0xffff || w[2] === 0)) {
     const folded = w[3];

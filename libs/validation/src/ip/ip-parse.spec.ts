@@ -1,7 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isIP } from 'node:net';
-import { bigIntToIpv6, ipv6ToBigInt, parseIp, parseIpv4, wordsToBigInt } from './ip-address';
+import {
+  bigIntToIpv6,
+  ipVersion,
+  ipv6ToBigInt,
+  parseIp,
+  parseIpv4,
+  wordsToBigInt,
+} from './ip-address';
 
 /** Straightforward split-based IPv6 parser, the reference for the one-pass parser. */
 function referenceV6(text: string): bigint {
@@ -134,5 +141,19 @@ describe('one-pass address parsing', () => {
   it('trims surrounding whitespace only', () => {
     assert.equal(parseIp(' 8.8.8.8\n')?.text, '8.8.8.8');
     assert.equal(parseIp('8.8. 8.8'), null);
+  });
+
+  it('ipVersion answers what net.isIP answers, for addresses and near misses alike', () => {
+    const r = rng(23);
+    const pieces = ['', '0', '1', 'ff', 'FFFF', '10000', 'g', '1.2.3.4', '256.1.1.1', '%eth0', '%'];
+    const cases = ['::', ':::', '1:::2', '::1::', 'fe80::1%', 'fe80::1%a b', '1:2:3:4:5:6:7:8:9'];
+    for (let i = 0; i < 20_000; i++) {
+      const parts: string[] = [];
+      for (let k = 1 + Math.floor(r() * 9); k > 0; k--)
+        parts.push(pieces[Math.floor(r() * pieces.length)]);
+      cases.push(parts.join(r() < 0.8 ? ':' : '::'));
+    }
+    for (const c of cases) assert.equal(ipVersion(c), isIP(c), c);
+    assert.ok(cases.some((c) => isIP(c) === 6) && cases.some((c) => isIP(c) === 0));
   });
 });

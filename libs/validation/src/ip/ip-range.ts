@@ -1,7 +1,7 @@
-import { isIP } from 'node:net';
 import {
   bigIntToWords,
   ipv4ToInt,
+  ipVersion,
   parseIpv4,
   ipv6ToBigInt,
   type Ipv6Words,
@@ -23,7 +23,7 @@ export function parseCidr(text: string): IpRange | null {
   const slash = text.indexOf('/');
   const addr = slash >= 0 ? text.slice(0, slash) : text;
   const v4 = parseIpv4(addr);
-  const version = v4 >= 0 ? 4 : addr.indexOf(':') >= 0 ? isIP(addr) : 0;
+  const version = v4 >= 0 ? 4 : ipVersion(addr);
   if (version === 0) return null;
   const bits = version === 4 ? 32 : 128;
   const prefix = slash >= 0 ? Number(text.slice(slash + 1)) : bits;
@@ -46,8 +46,8 @@ export function parseCidr(text: string): IpRange | null {
 
 /** Parses `first,last` style bounds (two addresses of one family); null if they do not match. */
 export function parseBounds(first: string, last: string): IpRange | null {
-  const version = isIP(first);
-  if (version === 0 || isIP(last) !== version) return null;
+  const version = ipVersion(first);
+  if (version === 0 || ipVersion(last) !== version) return null;
   if (version === 4) {
     const start = ipv4ToInt(first);
     const end = ipv4ToInt(last);

@@ -2,7 +2,7 @@ import type { NumberType } from 'libphonenumber-js/max';
 import type { LineType } from '@verity/contracts';
 
 /**
- * Maps libphonenumber's number type to the spec's line_type (docs/models/phone.md has the
+ * Maps libphonenumber's number type to PhoneResult's line_type (docs/models/phone.md has the
  * table and the reasons). `hasRangeHolder` says whether Google's carrier data names a range
  * holder for the number; that data only covers mobile ranges, which settles the NANP
  * FIXED_LINE_OR_MOBILE ambiguity when it has an entry.

@@ -10,7 +10,7 @@ export interface PhoneScoreInput {
 }
 
 // Weights, documented in docs/models/phone.md. Offline tops out at 80 so that a live HLR
-// "active" answer can lift the same number higher (the spec's samples show that).
+// "active" answer can lift the same number higher.
 export const PHONE_SCORE_WEIGHTS = {
   unparseable: 0,
   invalid: 10,

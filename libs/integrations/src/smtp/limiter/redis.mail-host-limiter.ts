@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { openRedis } from '../../redis';
 import {
   CONCURRENCY_POLL_MS,
   type HostPermit,
@@ -66,9 +67,7 @@ export class RedisMailHostLimiter implements MailHostLimiter {
     private readonly prefix = 'verity:smtp-host:',
     onError: (error: Error) => void = () => undefined,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    // Without a listener ioredis prints "[ioredis] Unhandled error event" to stderr itself.
-    this.redis.on('error', onError);
+    this.redis = openRedis(url, onError);
     this.redis.defineCommand('verityHostAcquire', { numberOfKeys: 4, lua: ACQUIRE });
     this.redis.defineCommand('verityHostRefused', { numberOfKeys: 4, lua: REFUSED });
   }
