@@ -3,6 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import boundaries from './scripts/lint/import-boundaries.mjs';
 
+/** SQL text that compares a status with a quoted value (`status = 'done'`, `status IN ('…'`). */
+const STATUS_IN_SQL = String.raw`/\bstatus\s*(=|<>|!=|\bin\b|\bIN\b)\s*\(?\s*'/`;
+
 export default tseslint.config(
   {
     ignores: [
@@ -81,6 +84,35 @@ export default tseslint.config(
         ...['query', 'createQueryBuilder'].map((name) => ({
           selector: `CallExpression[callee.property.name='${name}']`,
           message: `\`.${name}(\` runs SQL: put it in the table's repository (*.repository.ts), one owner per table (CONTRIBUTING.md).`,
+        })),
+      ],
+    },
+  },
+  {
+    // A lifecycle has one door (CONTRIBUTING.md, "Where a change goes"): which job statuses a
+    // statement accepts comes from the state machine (`statusIn(LIVE_STATUSES)`, `In(…)` of its
+    // sets), never a status typed into SQL, and only the lifecycle's repository writes one.
+    files: ['**/*.repository.ts'],
+    ignores: ['libs/batch/src/jobs/lifecycle/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          `Literal[value=${STATUS_IN_SQL}]`,
+          `TemplateElement[value.raw=${STATUS_IN_SQL}]`,
+          "Property[key.name='status'] Literal",
+        ].map((selector) => ({
+          selector,
+          message:
+            'A job status in SQL comes from the state machine (libs/batch/src/jobs/job-states.ts: statusIn with LIVE_STATUSES, RUNNING_STATUSES, fromStatuses), never typed by hand.',
+        })),
+        ...[
+          "CallExpression[callee.property.name=/^(set|values|insert|save|upsert)$/] Property[key.name='status']",
+          "CallExpression[callee.property.name='update'] > ObjectExpression ~ ObjectExpression > Property[key.name='status']",
+        ].map((selector) => ({
+          selector,
+          message:
+            "Only the job lifecycle writes a job's status: ask JobLifecycle for the transition (libs/batch/src/jobs/lifecycle).",
         })),
       ],
     },

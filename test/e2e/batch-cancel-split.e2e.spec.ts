@@ -3,7 +3,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BATCH_NAMES, BatchJobsService, type BatchNames } from '@verity/batch';
+import { BATCH_NAMES, JobLifecycle, type BatchNames } from '@verity/batch';
 import { BLOB_STORE, ROW_BUS, type BlobStore, type RowBus } from '@verity/ports';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
@@ -51,7 +51,7 @@ describe('DELETE /v1/batch/{jobId} while the job is being split (embedded engine
     const uploads = join(stack.config.VERITY_HOME, 'blobs', 'uploads');
     await mkdir(uploads, { recursive: true });
     execFileSync('mkfifo', [join(uploads, `${id}.csv`)]);
-    await stack.app.get(BatchJobsService).create({
+    await stack.app.get(JobLifecycle).create({
       id,
       accountId: account.accountId,
       keyId: null,

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeysService } from '@verity/accounts';
 import {
   BATCH_NAMES,
-  BatchJobsService,
+  JobLifecycle,
   decodeProgress,
   encodeMessage,
   type ProgressMessage,
@@ -142,7 +142,7 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
   ): Promise<void> {
     const lines = Array.from({ length: rows }, (_, i) => `q${i}@queued.example`);
     await blobs.put(`uploads/${id}.csv`, Buffer.from(lines.join('\n') + '\n'));
-    await stack.app.get(BatchJobsService).create({
+    await stack.app.get(JobLifecycle).create({
       id,
       accountId,
       keyId: null,

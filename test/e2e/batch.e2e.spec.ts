@@ -13,7 +13,7 @@ import {
 } from '@verity/ports';
 import {
   BatchJobRepository,
-  BatchJobsService,
+  JobLifecycle,
   batchNames,
   decodeChunk,
   encodeMessage,
@@ -77,7 +77,7 @@ async function jobWithUpload(
 ): Promise<void> {
   const uploadKey = `uploads/${id}.csv`;
   await stack.app.get<BlobStore>(BLOB_STORE).put(uploadKey, Buffer.from(file));
-  await stack.app.get(BatchJobsService).create({
+  await stack.app.get(JobLifecycle).create({
     id,
     accountId,
     keyId: null,
@@ -531,7 +531,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     const blobs = stack.app.get<BlobStore>(BLOB_STORE);
     const repository = stack.app.get(BatchJobRepository);
     await jobWithUpload(stack, id, owner.accountId, 'ip', file, 9);
-    await repository.markProcessing(id);
+    await stack.app.get(JobLifecycle).start(id);
     assert.equal(await repository.saveSplitCheckpoint(id, 1, 3), true);
     for (const chunkNo of [0, 1]) {
       const part = lines.slice(3 * chunkNo, 3 * chunkNo + 3).join('\n') + '\n';
@@ -556,7 +556,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     // On a durable bus (Kafka) the chunks before the checkpoint are still there: a split that
     // had finished (checkpoint at the end) only sends its split report again.
     await jobWithUpload(stack, finished, owner.accountId, 'ip', file, 9);
-    await repository.markProcessing(finished);
+    await stack.app.get(JobLifecycle).start(finished);
     await repository.saveSplitCheckpoint(finished, 3, 9);
     const durability = bus as { durable: boolean };
     try {
@@ -574,7 +574,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       durability.durable = false;
       bus.publish = publish;
     }
-    await stack.app.get(BatchJobsService).fail(finished, 'test clean-up');
+    await stack.app.get(JobLifecycle).fail(finished, 'test clean-up');
     const final = (await waitForJob(stack.client.withKey(owner.apiKey), id)).at(-1)!.body;
     assert.equal(final.status, 'done');
     assert.equal((await download(final.result_url)).text, expected);
@@ -703,7 +703,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
 
     it('fails a job whose upload is gone, refunds every row and sends the failed webhook', async () => {
       const account = await stack.account(50, 'lost-upload');
-      const jobs = stack.app.get(BatchJobsService);
+      const jobs = stack.app.get(JobLifecycle);
       const id = 'job_11111111111111111111111111111111';
       await jobs.create({
         id,
@@ -768,7 +768,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
 
     it('refunds only the unprocessed rows when a chunk is dead-lettered, once', async () => {
       const account = await stack.account(50, 'dead-letter');
-      const jobs = stack.app.get(BatchJobsService);
+      const jobs = stack.app.get(JobLifecycle);
       const repository = stack.app.get(BatchJobRepository);
       const id = 'job_22222222222222222222222222222222';
       await jobs.create({
@@ -783,7 +783,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
         idempotencyKey: null,
         requestHash: null,
       });
-      await repository.markProcessing(id);
+      await jobs.start(id);
       await repository.recordChunk(id, 0, 2);
       const bus = stack.app.get<RowBus>(ROW_BUS);
       const failure = encodeMessage({

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BatchJobsService } from '@verity/batch';
+import { JobLifecycle } from '@verity/batch';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
@@ -281,7 +281,7 @@ describe('the verity command (API client)', () => {
     assert.equal(await code(['email', 'a@example.com', '--key', broke.apiKey]), 5);
     // 6: rate limited (the active-job limit), retries off
     const busy = await idleAccount();
-    await idle.app.get(BatchJobsService).create({
+    await idle.app.get(JobLifecycle).create({
       id: `job_${randomBytes(16).toString('hex')}`,
       accountId: busy.accountId,
       keyId: null,
@@ -303,7 +303,7 @@ describe('the verity command (API client)', () => {
     // 8: the job failed
     const failing = await stack.account(10, 'failing');
     secrets.push(failing.apiKey);
-    const jobs = stack.app.get(BatchJobsService);
+    const jobs = stack.app.get(JobLifecycle);
     const failed = `job_${randomBytes(16).toString('hex')}`;
     await jobs.create({
       id: failed,

@@ -29,7 +29,7 @@ import {
   type RetryEvent,
   type VerityOptions,
 } from '@verity/client';
-import { BatchJobsService, signDownload } from '@verity/batch';
+import { JobLifecycle, signDownload } from '@verity/batch';
 import { JOB_QUEUE, type JobQueue } from '@verity/ports';
 import { DroppingProxy, startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
@@ -89,7 +89,7 @@ describe('@verity/client against the embedded server', () => {
   /** A queued job that nothing processes (recovery runs hourly here) until `release()`. */
   async function stuckJob(account: string) {
     const id = `job_${randomBytes(16).toString('hex')}`;
-    await stack.app.get(BatchJobsService).create({
+    await stack.app.get(JobLifecycle).create({
       id,
       accountId: account,
       keyId: null,

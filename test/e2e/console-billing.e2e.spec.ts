@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BatchJobsService } from '@verity/batch';
+import { JobLifecycle } from '@verity/batch';
 import {
   ADMIN_TOKEN,
   CONSOLE_PASSWORD,
@@ -76,7 +76,7 @@ describe('console billing: what an account bought and spent', () => {
       bearer,
     );
     assert.equal(topUp.status, 200);
-    const jobs = stack.app.get(BatchJobsService);
+    const jobs = stack.app.get(JobLifecycle);
     const jobId = 'job_5a7e0000000000000000000000000001';
     await jobs.create({
       id: jobId,

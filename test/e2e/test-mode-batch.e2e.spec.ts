@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiKeysService } from '@verity/accounts';
-import { BatchJobsService } from '@verity/batch';
+import { JobLifecycle } from '@verity/batch';
 import { BLOB_STORE, type BlobStore } from '@verity/ports';
 import { consoleUser, startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
@@ -151,7 +151,7 @@ describe('test keys: batch jobs are free and apart from live jobs', () => {
     const before = await money(stack, accountId);
     const uploadKey = `uploads/${id}.csv`;
     await stack.app.get<BlobStore>(BLOB_STORE).put(uploadKey, Buffer.from('a@example.com\n'));
-    const jobs = stack.app.get(BatchJobsService);
+    const jobs = stack.app.get(JobLifecycle);
     await jobs.create({
       id,
       accountId,

@@ -1,7 +1,7 @@
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AccountsModule } from '@verity/accounts';
-import { BatchJobsModule, JobFinisher } from '@verity/batch';
+import { BatchJobsModule } from '@verity/batch';
 import { BatchPortsModule } from '@verity/ports';
 import { HistoryModule } from '@verity/history';
 import { APP_CONFIG } from '@verity/config';
@@ -64,7 +64,6 @@ import { RATE_LIMIT_CHECK } from './api.readiness';
     ApiMetrics,
     BatchUploadService,
     BatchDownloadService,
-    JobFinisher,
     ...CONSOLE_PROVIDERS,
   ],
 })

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BatchJobsModule } from '@verity/batch';
 import { AssemblerService } from './assembler/assembler.service';
-import { JobFinisher } from '@verity/batch';
 import { JobIdleSource } from './recovery/job-idle.source';
 import { JobRecoveryService } from './recovery/job-recovery.service';
 import { StorageRetentionService } from './retention/storage-retention.service';
@@ -16,7 +15,6 @@ import { WebhookProcessor } from './webhooks/webhook.processor';
 @Module({
   imports: [BatchJobsModule],
   providers: [
-    JobFinisher,
     SplitterService,
     AssemblerService,
     WebhookProcessor,

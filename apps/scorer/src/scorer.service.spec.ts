@@ -3,8 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   BATCH_NAMES,
-  BatchJobRepository,
-  BatchJobsService,
+  JobLifecycle,
   decodeProgress,
   encodeMessage,
   partKey,
@@ -55,7 +54,7 @@ describe('scorer: a chunk whose job ends while it is scored is dropped', () => {
   /** A processing email job of `rows` rows, and its only chunk as the splitter sends it. */
   async function processingJob(n: number, rows: string[]): Promise<[string, BusMessage]> {
     const id = `job_${String(n).padStart(32, 'd')}`;
-    await stack.app.get(BatchJobsService).create({
+    await stack.app.get(JobLifecycle).create({
       id,
       accountId,
       keyId: null,
@@ -67,12 +66,12 @@ describe('scorer: a chunk whose job ends while it is scored is dropped', () => {
       idempotencyKey: null,
       requestHash: null,
     });
-    await stack.app.get(BatchJobRepository).markProcessing(id);
+    await stack.app.get(JobLifecycle).start(id);
     const value = encodeMessage({ v: 1, jobId: id, type: 'email', chunkNo: 0, firstRow: 0, rows });
     return [id, { topic: names.chunksTopic, partition: 0, offset: String(n), key: id, value }];
   }
 
-  const cancel = (id: string) => stack.app.get(BatchJobsService).cancel(accountId, 'live', id);
+  const cancel = (id: string) => stack.app.get(JobLifecycle).cancel(accountId, 'live', id);
 
   async function reportsOf(id: string): Promise<ProgressMessage[]> {
     for (;;) {

@@ -16,6 +16,7 @@ import {
   partKey,
   type ChunkMessage,
   BatchOutages,
+  JobLifecycle,
   type OutageWatch,
   startConsumer,
 } from '@verity/batch';
@@ -81,6 +82,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     private readonly repository: BatchJobRepository,
+    lifecycle: JobLifecycle,
     outages: BatchOutages,
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
@@ -96,7 +98,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
       log: this.log,
       metrics,
     });
-    this.retryWindow = new SmtpRetryWindow(config, repository, blobs, bus, names);
+    this.retryWindow = new SmtpRetryWindow(config, lifecycle, blobs, bus, names);
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -3,8 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   BATCH_NAMES,
-  BatchJobRepository,
-  BatchJobsService,
+  JobLifecycle,
   decodeChunk,
   type BatchNames,
   type ChunkMessage,
@@ -69,9 +68,9 @@ describe('SmtpRetryWindow', () => {
       blobs = stack.app.get<BlobStore>(BLOB_STORE);
       bus = stack.app.get<RowBus>(ROW_BUS);
       names = stack.app.get<BatchNames>(BATCH_NAMES);
-      const repository = stack.app.get(BatchJobRepository);
-      window = new SmtpRetryWindow(stack.config, repository, blobs, bus, names);
-      await stack.app.get(BatchJobsService).create({
+      const lifecycle = stack.app.get(JobLifecycle);
+      window = new SmtpRetryWindow(stack.config, lifecycle, blobs, bus, names);
+      await lifecycle.create({
         id: JOB,
         accountId,
         keyId: null,
@@ -83,7 +82,7 @@ describe('SmtpRetryWindow', () => {
         idempotencyKey: null,
         requestHash: null,
       });
-      await repository.markProcessing(JOB);
+      await lifecycle.start(JOB);
       // A long-idle job: the hold must move its clock.
       await stack.dataSource.query(
         `UPDATE batch_jobs SET updated_at = now() - interval '1 hour' WHERE id = $1`,

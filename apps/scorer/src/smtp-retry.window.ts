@@ -2,10 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   encodeMessage,
   partsPrefix,
-  type BatchJobRepository,
   type BatchNames,
   type ChunkMessage,
   type ChunkWire,
+  type JobLifecycle,
 } from '@verity/batch';
 import { cappedBackoffMs } from '@verity/common';
 import type { AppConfig } from '@verity/config';
@@ -61,7 +61,7 @@ export function heldKey(jobId: string, chunkNo: number): string {
 export class SmtpRetryWindow {
   constructor(
     private readonly config: AppConfig,
-    private readonly repository: BatchJobRepository,
+    private readonly lifecycle: JobLifecycle,
     private readonly blobs: BlobStore,
     private readonly bus: RowBus,
     private readonly names: BatchNames,
@@ -87,7 +87,7 @@ export class SmtpRetryWindow {
         value: retryCopy(chunk, next),
       },
     ]);
-    await this.repository.markWaiting(chunk.jobId);
+    await this.lifecycle.wait(chunk.jobId);
   }
 
   /**

@@ -7,6 +7,7 @@ import {
   type BatchNames,
   BatchJobsService,
   ingestJobId,
+  JobLifecycle,
   type NewJobInput,
   type TableFormat,
   type UploadLimits,
@@ -94,6 +95,7 @@ export class BatchUploadService {
 
   constructor(
     private readonly jobs: BatchJobsService,
+    private readonly lifecycle: JobLifecycle,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -142,7 +144,7 @@ export class BatchUploadService {
         upload.sha256 === null
           ? null
           : requestHash(upload.type, upload.webhookUrl, upload.sha256, upload.form);
-      const outcome = await this.jobs.create({
+      const outcome = await this.lifecycle.create({
         id: jobId,
         accountId: principal.accountId,
         keyId: principal.keyId,

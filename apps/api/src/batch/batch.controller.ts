@@ -13,9 +13,10 @@ import {
 import { ApiHeader, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@verity/accounts';
-import { BatchJobRepository, BatchJobsService, JobFinisher } from '@verity/batch';
+import { BatchJobRepository, BatchJobsService, JobLifecycle } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import {
+  BATCH_STATUSES,
   batchCreateForm,
   batchJobListSchema,
   batchJobSchema,
@@ -50,7 +51,7 @@ export class BatchController {
     private readonly downloads: BatchDownloadService,
     private readonly jobs: BatchJobsService,
     private readonly repository: BatchJobRepository,
-    private readonly finisher: JobFinisher,
+    private readonly lifecycle: JobLifecycle,
   ) {}
 
   @Get()
@@ -67,7 +68,7 @@ export class BatchController {
   @ApiQuery({
     name: 'status',
     required: false,
-    schema: { type: 'string', enum: ['queued', 'processing', 'done', 'failed'] },
+    schema: { type: 'string', enum: [...BATCH_STATUSES] },
   })
   @ApiQuery({
     name: 'cursor',
@@ -170,8 +171,7 @@ export class BatchController {
     @Req() request: FastifyRequest,
   ): Promise<BatchJob> {
     if (!isJobId(jobId)) throw new VerityError('not_found', `batch job ${jobId} not found`);
-    const { job, followUp } = await this.jobs.cancel(principal.accountId, principal.mode, jobId);
-    if (followUp) await this.finisher.afterEnd(job);
+    const job = await this.lifecycle.cancel(principal.accountId, principal.mode, jobId);
     return this.jobs.view(job, localBaseUrl(request));
   }
 

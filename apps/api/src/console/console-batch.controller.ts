@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { BatchJobRepository, BatchJobsService, JobFinisher } from '@verity/batch';
+import { BatchJobRepository, BatchJobsService, JobLifecycle } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import {
   batchListQuery,
@@ -20,7 +20,7 @@ import { ZodBodyPipe } from '../http/zod-body.pipe';
 /**
  * Batch from the browser: the upload streams through the same BatchUploadService as
  * POST /v1/batch (same checks, charging and Idempotency-Key), charged to the account; the list
- * pages and a cancel refunds like GET and DELETE /v1/batch (BatchJobsService).
+ * pages and a cancel refunds like GET and DELETE /v1/batch (BatchJobsService, JobLifecycle).
  */
 @ApiExcludeController()
 @Controller(CONSOLE_CONTROLLER_PATH)
@@ -30,7 +30,7 @@ export class ConsoleBatchController {
     private readonly uploads: BatchUploadService,
     private readonly jobs: BatchJobsService,
     private readonly repository: BatchJobRepository,
-    private readonly finisher: JobFinisher,
+    private readonly lifecycle: JobLifecycle,
   ) {}
 
   @ConsoleRoute('jobs')
@@ -84,8 +84,7 @@ export class ConsoleBatchController {
   ): Promise<ConsoleBatchJob> {
     if (!isJobId(jobId)) throw new VerityError('not_found', `batch job ${jobId} not found`);
     const { accountId, mode } = request.principal!;
-    const { job, followUp } = await this.jobs.cancel(accountId, mode, jobId);
-    if (followUp) await this.finisher.afterEnd(job);
+    const job = await this.lifecycle.cancel(accountId, mode, jobId);
     return this.withResult(job, request);
   }
 

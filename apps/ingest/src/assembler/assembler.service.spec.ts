@@ -8,9 +8,9 @@ import { BLOB_STORE, type BlobStore, type BusMessage } from '@verity/ports';
 import {
   BatchAssemblyRepository,
   BatchJobRepository,
-  BatchJobsService,
   csvHeader,
   encodeMessage,
+  JobLifecycle,
   partKey,
   processedRowsOf,
   resultKey,
@@ -19,7 +19,6 @@ import {
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../ingest.module';
 import { AssemblerService } from './assembler.service';
-import { JobFinisher } from '@verity/batch';
 
 let offset = 0;
 function report(message: ProgressMessage): BusMessage {
@@ -45,6 +44,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
   let blobs: BlobStore;
   let assembler: AssemblerService;
   let repository: BatchJobRepository;
+  let lifecycle: JobLifecycle;
   /** Result-file uploads per job, and a hook to slow or break them. */
   const uploads = new Map<string, number>();
   let beforeUpload: (key: string) => Promise<void> = () => Promise.resolve();
@@ -55,6 +55,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     blobs = stack.app.get<BlobStore>(BLOB_STORE);
     assembler = stack.app.get(AssemblerService);
     repository = stack.app.get(BatchJobRepository);
+    lifecycle = stack.app.get(JobLifecycle);
     const upload = blobs.upload.bind(blobs);
     blobs.upload = async (key, body) => {
       await beforeUpload(key);
@@ -67,7 +68,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
   /** A processing job of `chunks` chunks of 2 rows whose parts are already stored. */
   async function jobWithParts(n: number, chunks: number): Promise<string> {
     const id = `job_${String(n).padStart(32, '0')}`;
-    await stack.app.get(BatchJobsService).create({
+    await lifecycle.create({
       id,
       accountId,
       keyId: null,
@@ -79,7 +80,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
       idempotencyKey: null,
       requestHash: null,
     });
-    await repository.markProcessing(id);
+    await lifecycle.start(id);
     for (let c = 0; c < chunks; c++) {
       await blobs.put(partKey(id, c), Buffer.from(`row${2 * c}\nrow${2 * c + 1}\n`, 'utf8'));
     }
@@ -212,7 +213,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
   });
 
   it('a cancel that overtakes an assembly ends it without an error and leaves no file, whether the parts were gone or not', async () => {
-    const jobs = stack.app.get(BatchJobsService);
+    const blobsDeletePrefix = blobs.deletePrefix.bind(blobs);
     for (const [n, cleanedUpFirst] of [
       [60, true],
       [61, false],
@@ -231,16 +232,29 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
       const assembling = assembler.handle(chunk(id, 1));
       await started;
       beforeUpload = () => Promise.resolve();
+      // With the cancel's clean-up first, the assembly finds its parts gone; with the clean-up
+      // held back (a slow API process), it writes the file and finds the job failed when it
+      // marks it done.
+      let cleanUp!: () => void;
+      const cleanUpHeld = new Promise<void>((resolve) => (cleanUp = resolve));
+      if (!cleanedUpFirst) {
+        blobs.deletePrefix = async (prefix) => {
+          blobs.deletePrefix = blobsDeletePrefix; // only the cancel's own clean-up waits
+          await cleanUpHeld;
+          return blobsDeletePrefix(prefix);
+        };
+      }
+      const cancelling = lifecycle.cancel(accountId, 'live', id);
+      if (cleanedUpFirst) await cancelling;
+      else while ((await repository.findForWorker(id))?.status !== 'failed') await sleep(10);
+      resume();
+      await assembling;
+      cleanUp();
       // Every chunk is recorded: the cancel refunds nothing, and no result is kept.
-      const { job } = await jobs.cancel(accountId, 'live', id);
+      const job = await cancelling;
       assert.equal(job.status, 'failed');
       assert.equal(job.failureCode, 'cancelled');
       assert.equal(job.refundedRows, 0);
-      // With the API's clean-up first, the assembly finds its parts gone; without, it writes
-      // the file and finds the job failed when it marks it done.
-      if (cleanedUpFirst) await stack.app.get(JobFinisher).afterEnd(job);
-      resume();
-      await assembling;
       assert.equal((await repository.findForWorker(id))?.status, 'failed');
       const left: string[] = [];
       for await (const key of blobs.list(`results/${id}/`)) left.push(key);
@@ -297,14 +311,11 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     assert.equal(await shown(), 13);
     const job = (await repository.findForWorker(id))!;
     assert.equal(job.processedRows, 10, 'processed_rows stays the rows of recorded chunks');
-    // Once the job ended, reports change nothing; its clean-up drops the running counts.
-    await stack.app
-      .get(BatchJobsService)
-      .fail(id, 'test', { code: 'internal_error', message: 'test' });
+    // Once the job ended, reports change nothing; its end drops the running counts.
+    await lifecycle.fail(id, 'test', { code: 'internal_error', message: 'test' });
     await assembler.handle(scoredSoFar(id, 2, 9));
     const failed = (await repository.findForWorker(id))!;
     assert.equal(processedRowsOf(failed), 10);
-    await stack.app.get(JobFinisher).afterEnd(failed);
     const [{ n }] = await stack.dataSource.query<{ n: number }[]>(
       'SELECT count(*)::int AS n FROM batch_chunk_progress WHERE job_id = $1',
       [id],
@@ -313,7 +324,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
   });
 
   it('never records a chunk after the job failed: the refund and processed_rows match what was recorded', async () => {
-    const jobs = stack.app.get(BatchJobsService);
+    const jobs = lifecycle;
     for (let n = 10; n < 30; n++) {
       const id = await jobWithParts(n, 6);
       await repository.recordChunks([{ jobId: id, chunkNo: 0, rows: 2 }]);

@@ -15,8 +15,8 @@ import {
   type AssemblyAttempt,
   BatchJobRepository,
   BatchProgressRepository,
-  BatchJobsService,
   decodeProgress,
+  JobLifecycle,
   resultKey,
   type BatchJobRecord,
   BatchOutages,
@@ -35,7 +35,6 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { ChunkRecorder } from './chunk-recorder';
-import { JobFinisher } from '@verity/batch';
 import { resultFile, resultFileFormat } from './result-file';
 
 /** How often a report that found another handler assembling its job looks again. */
@@ -51,8 +50,8 @@ const ASSEMBLY_POLL_MS = 100;
  * claims the assembly on the job row (one statement: a token and a lease, see
  * BatchAssemblyRepository.tryAssembly), writes the result file by multipart upload holding no
  * transaction or connection, and marks the job done in one statement that checks its state,
- * so one handler assembles at a time and the others find the job done. Then clean-up and the
- * webhook. A chunk's running count (`chunk_progress`) only moves the job's progress_rows.
+ * so one handler assembles at a time and the others find the job done (JobLifecycle.finish, which
+ * runs the end effects: clean-up and the webhook). A chunk's running count (`chunk_progress`) only moves the job's progress_rows.
  * Every step is idempotent and the offset is committed only after
  * the handler finished, so a crash anywhere replays safely.
  */
@@ -62,7 +61,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
   private subscription?: Subscription;
   /** Chunks still awaited per job seen by this process (the pending-chunks gauge). */
   private readonly pending = new Map<string, number>();
-  /** Jobs this process already cleaned up after their end (late reports then cost nothing). */
+  /** Jobs whose end effects this process saw run (late reports then cost nothing). */
   private readonly finished = new Set<string>();
   /** Group commit of concurrent chunk completions. */
   private readonly recorder: ChunkRecorder;
@@ -73,8 +72,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     private readonly repository: BatchJobRepository,
     private readonly assembly: BatchAssemblyRepository,
     private readonly progress: BatchProgressRepository,
-    private readonly jobs: BatchJobsService,
-    private readonly finisher: JobFinisher,
+    private readonly lifecycle: JobLifecycle,
     private readonly outages: BatchOutages,
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
@@ -145,23 +143,27 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
         });
         break;
       case 'chunk_failed': {
-        const failed = await this.jobs.fail(
+        const failed = await this.lifecycle.fail(
           report.jobId,
           `chunk ${report.chunkNo} failed: ${report.reason}`,
           {
             code: 'internal_error',
             message: `chunk ${report.chunkNo} could not be processed after repeated attempts; unprocessed rows were refunded`,
           },
+          () =>
+            this.log.warn(
+              `job ${report.jobId} failed at chunk ${report.chunkNo}: ${report.reason}`,
+            ),
         );
-        if (failed)
-          this.log.warn(`job ${report.jobId} failed at chunk ${report.chunkNo}: ${report.reason}`);
+        if (failed) this.remember(report.jobId); // its end effects ran with the failure
         job = null;
         break;
       }
     }
     if (job === null) {
-      // Not processing: it ended (maybe in a run that crashed before its clean-up) or is unknown.
-      await this.afterEnd(report.jobId);
+      // Not processing: it ended (maybe in a run that crashed before its end effects ran) or
+      // is unknown.
+      await this.ended(report.jobId);
       return;
     }
     this.track(job);
@@ -172,13 +174,14 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     for (;;) {
       let attempt: AssemblyAttempt<boolean>;
       try {
-        // No transaction is open while the file is written: the claim and markDone are one
-        // statement each, and the key and bytes are the same whoever (re-)writes the file.
+        // No transaction is open while the file is written: the claim and the move to done
+        // are one statement each, and the key and bytes are the same whoever (re-)writes the
+        // file. The move to done runs the job's end effects.
         attempt = await this.assembly.tryAssembly(seen.id, this.holder, async (job) => {
           const key = resultKey(job.id);
           const format = resultFileFormat(job);
           await this.blobs.upload(key, resultFile(this.blobs, job.id, format, job.chunkCount!));
-          return this.assembly.markDone(job.id, key);
+          return this.lifecycle.finish(job.id, key);
         });
       } catch (error) {
         // A job cancelled while its file was written loses its parts under the writer: that
@@ -188,11 +191,11 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
       }
       if (attempt.state !== 'busy') {
         if (attempt.state === 'assembled' && attempt.result) {
-          this.metrics?.batchJobs.inc({ status: 'done' });
           this.log.log(`job ${seen.id} done: ${counted(seen.totalRows, 'row')}`);
+          this.remember(seen.id);
         } else if (attempt.state === 'assembled') {
-          // The job ended otherwise while this file was written (cancelled): clean up again,
-          // the file included, even if a late report already did.
+          // The job ended otherwise while this file was written (cancelled): its end effects
+          // again, the file included, even if they ran already.
           this.finished.delete(seen.id);
         }
         break;
@@ -202,16 +205,18 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
       // died and its lease ran out, and we take over.
       await sleep(ASSEMBLY_POLL_MS);
     }
-    await this.afterEnd(seen.id);
+    await this.ended(seen.id);
   }
 
-  private async afterEnd(jobId: string): Promise<void> {
+  /** The job ended: its end effects run again unless this process saw them run. */
+  private async ended(jobId: string): Promise<void> {
     this.pending.delete(jobId);
     this.publishGauge();
     if (this.finished.has(jobId)) return;
-    const job = await this.repository.findForWorker(jobId);
-    if (!job || (job.status !== 'done' && job.status !== 'failed')) return;
-    await this.finisher.afterEnd(job);
+    if (await this.lifecycle.replayEnd(jobId)) this.remember(jobId);
+  }
+
+  private remember(jobId: string): void {
     if (this.finished.size >= 10_000) this.finished.clear();
     this.finished.add(jobId);
   }

@@ -10,8 +10,8 @@ import {
   BATCH_NAMES,
   type BatchNames,
   BatchJobHousekeeping,
-  BatchJobsService,
   BatchOutages,
+  JobLifecycle,
   ingestJobId,
   recoveryJobId,
 } from '@verity/batch';
@@ -20,7 +20,6 @@ import { JOB_QUEUE, type JobQueue } from '@verity/ports';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
-import { JobFinisher } from '@verity/batch';
 import { SPLIT_ATTEMPTS, type IngestPayload } from '../splitter/splitter.service';
 import { PeriodicTask } from './periodic-task';
 
@@ -33,7 +32,9 @@ import { PeriodicTask } from './periodic-task';
  *   and processing jobs without progress for BATCH_STALL_MS are recovered: every chunk not
  *   recorded as scored is published again. A job stalled again after BATCH_STALL_RECOVERIES
  *   recoveries, while no job made progress and no worker waited on an outage, fails with its
- *   unscored rows refunded.
+ *   unscored rows refunded;
+ * - ended jobs whose end effects are still due BATCH_STALL_MS after the end (the process that
+ *   ended them died or failed midway) get them run again (JobLifecycle.replayDueEnds).
  * Queue ids derive from the job id, so none of this enqueues a job twice.
  */
 @Injectable()
@@ -43,8 +44,7 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
 
   constructor(
     private readonly housekeeping: BatchJobHousekeeping,
-    private readonly jobs: BatchJobsService,
-    private readonly finisher: JobFinisher,
+    private readonly lifecycle: JobLifecycle,
     private readonly outages: BatchOutages,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -61,11 +61,21 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
     await this.task.stop();
   }
 
-  /** One periodic pass: queued jobs handed over again, stalled jobs recovered or failed. */
+  /**
+   * One periodic pass: queued jobs handed over again, stalled jobs recovered or failed, end
+   * effects left undone run again.
+   */
   async sweep(): Promise<void> {
     await this.handOver(await this.housekeeping.findQueued(this.config.BATCH_RECOVERY_INTERVAL_MS));
     // Nothing advances while a dependency is down: that is waiting, not a stall.
     if (this.outages.waiting) return;
+    await this.recoverStalled();
+    const replayed = await this.lifecycle.replayDueEnds(this.config.BATCH_STALL_MS);
+    if (replayed > 0)
+      this.log.warn(`ran the end effects of ${counted(replayed, 'ended job')} again`);
+  }
+
+  private async recoverStalled(): Promise<void> {
     const stalled = await this.housekeeping.claimStalled(this.config.BATCH_STALL_MS);
     const recover: string[] = [];
     for (const job of stalled) {
@@ -105,17 +115,17 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
 
   private async giveUp(jobId: string): Promise<void> {
     const recoveries = this.config.BATCH_STALL_RECOVERIES;
-    const failed = await this.jobs.fail(
+    await this.lifecycle.fail(
       jobId,
       `no progress after ${recoveries} recoveries, each followed by ${this.config.BATCH_STALL_MS} ms without progress`,
       {
         code: 'internal_error',
         message: `the job stopped making progress and could not be recovered; unprocessed rows were refunded`,
       },
+      () => {
+        this.metrics?.batchRecoveries.inc({ outcome: 'failed' });
+        this.log.error(`job ${jobId} failed: no progress after ${recoveries} recoveries`);
+      },
     );
-    if (!failed) return;
-    this.metrics?.batchRecoveries.inc({ outcome: 'failed' });
-    this.log.error(`job ${jobId} failed: no progress after ${recoveries} recoveries`);
-    await this.finisher.afterEnd(failed);
   }
 }

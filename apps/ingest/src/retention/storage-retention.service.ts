@@ -33,7 +33,7 @@ export interface RetentionSweep {
  * stored for jobs that ended more than RESULT_RETENTION_DAYS ago (the result file and any part
  * a late scorer wrote) and marks them purged, and aborts uploads left incomplete for a day
  * (an API killed mid-upload). Every step is idempotent, so several ingest replicas may sweep
- * at once. Uploads themselves are deleted when the job ends (JobFinisher).
+ * at once. Uploads themselves are deleted when the job ends (the end effects, END_EFFECTS).
  */
 @Injectable()
 export class StorageRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -4,7 +4,6 @@ import {
   BATCH_NAMES,
   type BatchNames,
   BatchJobRepository,
-  BatchJobsService,
   type BatchJobRecord,
   encodeChunk,
   encodedChunkLength,
@@ -16,6 +15,7 @@ import {
   type JsonRows,
   type RowChunk,
   BatchOutages,
+  JobLifecycle,
   type OutageWatch,
 } from '@verity/batch';
 import {
@@ -34,7 +34,6 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import type { BatchJobError } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
-import { JobFinisher } from '@verity/batch';
 import { sizedChunks } from './sized-chunks';
 
 /** Payload of an `ingest` queue job. */
@@ -96,8 +95,7 @@ export class SplitterService implements OnApplicationBootstrap {
 
   constructor(
     private readonly repository: BatchJobRepository,
-    private readonly jobs: BatchJobsService,
-    private readonly finisher: JobFinisher,
+    private readonly lifecycle: JobLifecycle,
     outages: BatchOutages,
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
@@ -156,15 +154,13 @@ export class SplitterService implements OnApplicationBootstrap {
    * never published again.
    */
   async split(jobId: string, recovery = false): Promise<number> {
-    const before = await this.repository.findForWorker(jobId);
-    if (!before || (before.status !== 'queued' && before.status !== 'processing')) return 0;
-    const job = await this.repository.markProcessing(jobId);
-    if (!job) return 0;
-    if (before.status === 'queued') this.metrics?.batchJobs.inc({ status: 'processing' });
+    const started = await this.lifecycle.start(jobId);
+    if (!started) return 0;
+    const { job, resumed } = started;
     const chunkRows = this.config.BATCH_CHUNK_ROWS;
     const finished = job.splitChunks > 0 && job.splitRows === job.totalRows;
     const republish =
-      before.status === 'processing' &&
+      resumed &&
       (recovery || !this.bus.durable) &&
       !(finished && job.chunksDone >= job.splitChunks);
     // Resume at the checkpoint: a reader chunk boundary, or the end of a finished split (then
@@ -309,10 +305,8 @@ export class SplitterService implements OnApplicationBootstrap {
   }
 
   private async failJob(jobId: string, reason: string, error: BatchJobError): Promise<void> {
-    const failed = await this.jobs.fail(jobId, reason, error);
-    if (failed) {
-      this.log.warn(`job ${jobId} failed: ${reason}`);
-      await this.finisher.afterEnd(failed);
-    }
+    await this.lifecycle.fail(jobId, reason, error, () =>
+      this.log.warn(`job ${jobId} failed: ${reason}`),
+    );
   }
 }

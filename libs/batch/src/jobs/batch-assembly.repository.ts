@@ -6,6 +6,7 @@ import { jitteredBackoffMs } from '@verity/common';
 import { BatchJobEntity } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
 import { updateJobReturning } from './batch-job.repository';
+import { READY_TO_FINISH } from './job-status.sql';
 
 /** Outcome of {@link BatchAssemblyRepository.tryAssembly}. */
 export type AssemblyAttempt<T> =
@@ -18,13 +19,10 @@ export type AssemblyAttempt<T> =
  */
 const ASSEMBLY_LEASE_MS = 30_000;
 
-/** The job is processing and every chunk is recorded (what assembly and `markDone` require). */
-const READY = "status = 'processing' AND chunk_count IS NOT NULL AND chunks_done = chunk_count";
-
 /**
  * The end of a job's pipeline on its batch_jobs row: who may write the result file (the
- * assembly claim: a token led by the holder's name, and a lease) and the move to done. The
- * rest of the job lifecycle is BatchJobRepository's.
+ * assembly claim: a token led by the holder's name, and a lease). The move to done, which ends
+ * the claim, is JobLifecycle.finish.
  */
 @Injectable()
 export class BatchAssemblyRepository {
@@ -38,8 +36,8 @@ export class BatchAssemblyRepository {
    * Runs `assemble` for a job whose every chunk is recorded, never twice at once across all
    * processes, and holding no transaction nor connection while it runs (it writes the result
    * file to the blob store): a short statement claims the assembly on the job row (a random
-   * token and a lease, renewed while `assemble` runs), and `assemble` ends with `markDone`,
-   * itself one statement that checks the job's state. `busy` while another finisher's lease
+   * token and a lease, renewed while `assemble` runs), and `assemble` ends with
+   * JobLifecycle.finish, itself one statement that checks the job's state. `busy` while another finisher's lease
    * lasts (try again later: it either finishes, and the job is then found done, or gives its
    * claim back on failure, or dies and its lease runs out); `not_ready` when the job is not
    * (or no longer) processing with every chunk in. `assemble` must be idempotent: a finisher
@@ -58,13 +56,13 @@ export class BatchAssemblyRepository {
           assemblyToken: token,
           assemblyLeaseUntil: () => `now() + ${ASSEMBLY_LEASE_MS} * interval '1 millisecond'`,
         })
-        .where(`id = :jobId AND ${READY}`, { jobId })
+        .where(`id = :jobId AND ${READY_TO_FINISH}`, { jobId })
         .andWhere('(assembly_lease_until IS NULL OR assembly_lease_until < now())'),
     );
     if (!job) {
       const ready = await this.jobs()
         .createQueryBuilder('j')
-        .where(`j.id = :jobId AND ${READY}`, { jobId })
+        .where(`j.id = :jobId AND ${READY_TO_FINISH}`, { jobId })
         .getExists();
       return { state: ready ? 'busy' : 'not_ready' };
     }
@@ -122,27 +120,5 @@ export class BatchAssemblyRepository {
       { id: jobId, assemblyToken: token },
       { assemblyToken: null, assemblyLeaseUntil: null },
     );
-  }
-
-  /**
-   * processing → done, only when every chunk is recorded, and the assembly claim ends. False if
-   * another run got there first (its result file has the same bytes, so either upload stands).
-   */
-  async markDone(jobId: string, resultKey: string): Promise<boolean> {
-    const result = await this.jobs()
-      .createQueryBuilder()
-      .update()
-      .set({
-        status: 'done',
-        resultKey,
-        processedRows: () => 'total_rows',
-        assemblyToken: null,
-        assemblyLeaseUntil: null,
-        updatedAt: () => 'now()',
-        finishedAt: () => 'now()',
-      })
-      .where(`id = :jobId AND ${READY}`, { jobId })
-      .execute();
-    return (result.affected ?? 0) > 0;
   }
 }

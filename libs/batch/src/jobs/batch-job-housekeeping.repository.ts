@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, IsNull, LessThan } from 'typeorm';
 import { BatchJobEntity } from '@verity/database';
+import type { UnfinishedJobStatus } from '@verity/observability';
 import type { BatchJobRecord } from './batch-job.record';
+import { INITIAL_STATUS, LIVE_STATUSES, RUNNING_STATUSES, type LiveStatus } from './job-states';
+import { statusIn } from './job-status.sql';
 
 /**
  * The batch_jobs reads and writes of ingest's background services, apart from the job
- * lifecycle in BatchJobRepository and the assembly in BatchAssemblyRepository: retention
+ * lifecycle (JobLifecycleRepository) and the assembly (BatchAssemblyRepository): retention
  * (expired jobs, purge marks), recovery (abandoned jobs) and the no-progress metric. None acts
- * for a tenant; each spans every account.
+ * for a tenant; each spans every account. None changes a status.
  */
 @Injectable()
 export class BatchJobHousekeeping {
@@ -34,24 +37,27 @@ export class BatchJobHousekeeping {
     );
   }
 
-  /** Every queued or processing job (what a starting ingest hands to the splitter again). */
+  /** Every job that has not ended (what a starting ingest hands to the splitter again). */
   async findUnfinished(limit = 500): Promise<string[]> {
     const jobs = await this.jobs().find({
       select: { id: true },
-      where: { status: In(['queued', 'processing']) },
+      where: { status: In(LIVE_STATUSES) },
       order: { createdAt: 'ASC' },
       take: limit,
     });
     return jobs.map((j) => j.id);
   }
 
-  /** Jobs queued for longer than `queuedMs` (their hand-over to the splitter may be lost). */
+  /**
+   * Jobs still in their initial status (queued) after `queuedMs` (their hand-over to the
+   * splitter may be lost).
+   */
   async findQueued(queuedMs: number, limit = 500): Promise<string[]> {
     const jobs = await this.jobs()
       .createQueryBuilder('j')
       .select('j.id')
       .where(
-        `j.status = 'queued' AND j.updated_at < now() - (CAST(:queuedMs AS integer) * interval '1 millisecond')`,
+        `${statusIn([INITIAL_STATUS], 'j')} AND j.updated_at < now() - (CAST(:queuedMs AS integer) * interval '1 millisecond')`,
         { queuedMs },
       )
       .orderBy('j.created_at')
@@ -76,7 +82,7 @@ export class BatchJobHousekeeping {
     const rows = await this.db.query<{ id: string; stall_recoveries: number }[]>(
       `WITH stalled AS (
               SELECT id FROM batch_jobs
-               WHERE status = 'processing'
+               WHERE ${statusIn(RUNNING_STATUSES)}
                  AND updated_at < now() - ($1::integer * interval '1 millisecond')
                  AND (assembly_lease_until IS NULL OR assembly_lease_until < now())
                ORDER BY created_at LIMIT $2
@@ -89,7 +95,7 @@ export class BatchJobHousekeeping {
                         WHERE created_at > now() - ($1::integer * interval '1 millisecond'))
                        THEN 0 ELSE 1 END
                 FROM stalled
-               WHERE j.id = stalled.id AND j.status = 'processing'
+               WHERE j.id = stalled.id AND ${statusIn(RUNNING_STATUSES, 'j')}
               RETURNING j.id, j.stall_recoveries)
        SELECT id, stall_recoveries FROM claimed`,
       [stallMs, limit],
@@ -103,19 +109,19 @@ export class BatchJobHousekeeping {
    * no-progress alert watches. A re-split touches updated_at, so progress is read from
    * batch_chunks instead.
    */
-  async longestIdle(): Promise<{ status: 'queued' | 'processing'; idleSeconds: number }[]> {
+  async longestIdle(): Promise<{ status: UnfinishedJobStatus; idleSeconds: number }[]> {
     // Raw SQL: a correlated aggregate per job, then per status; one read for the metric.
-    const rows = await this.db.query<{ status: 'queued' | 'processing'; idle: string }[]>(
+    const rows = await this.db.query<{ status: LiveStatus; idle: string }[]>(
       `SELECT j.status,
               extract(epoch FROM now() - min(coalesce(
                 (SELECT max(c.created_at) FROM batch_chunks c WHERE c.job_id = j.id),
                 j.created_at))) AS idle
          FROM batch_jobs j
-        WHERE j.status IN ('queued', 'processing')
+        WHERE ${statusIn(LIVE_STATUSES, 'j')}
         GROUP BY j.status`,
     );
     // Both statuses always: 0 when none is waiting, so a missing series means a failing read.
-    return (['queued', 'processing'] as const).map((status) => {
+    return LIVE_STATUSES.map((status) => {
       const row = rows.find((r) => r.status === status);
       return { status, idleSeconds: row ? Math.max(0, Number(row.idle)) : 0 };
     });

@@ -1,4 +1,10 @@
 import type { BatchJobEntity } from '@verity/database';
 
-/** A batch job as stored: the entity, without the assembly lease only the repository reads. */
-export type BatchJobRecord = Omit<BatchJobEntity, 'assemblyToken' | 'assemblyLeaseUntil'>;
+/**
+ * A batch job as stored: the entity, without the assembly lease (BatchAssemblyRepository's) and
+ * the end effects' mark (the lifecycle's).
+ */
+export type BatchJobRecord = Omit<
+  BatchJobEntity,
+  'assemblyToken' | 'assemblyLeaseUntil' | 'endEffectsDue'
+>;

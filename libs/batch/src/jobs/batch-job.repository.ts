@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThanOrEqual, type UpdateQueryBuilder } from 'typeorm';
-import type {
-  BatchJobError,
-  BatchResultFields,
-  BatchStatus,
-  BatchType,
-  KeyMode,
-} from '@verity/contracts';
+import type { BatchStatus, KeyMode } from '@verity/contracts';
 import {
   AccountEntity,
   BatchChunkEntity,
@@ -15,41 +9,8 @@ import {
 } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
 import { managerOf, type Db } from './batch-jobs.db';
-
-/** What a new job row holds. */
-export interface NewBatchJob {
-  id: string;
-  accountId: string;
-  /** The API key that created the job (CONSOLE_KEY_ID from the console); usage is counted on it. */
-  keyId: string | null;
-  /** The mode of that key (live when absent): a test job is free and shows only to test keys. */
-  mode?: KeyMode;
-  type: BatchType;
-  totalRows: number;
-  uploadKey: string;
-  /** The uploaded file's name, cleaned (`uploadFileName`); null when the client sent none. */
-  fileName?: string | null;
-  webhookUrl: string | null;
-  baseUrl: string | null;
-  idempotencyKey: string | null;
-  requestHash: string | null;
-  /** A multi-column upload's format, resolved at upload; absent for a single-column file. */
-  input?: NewJobInput | null;
-  /** Which result columns the file gets; `spec` when absent. */
-  resultFields?: BatchResultFields;
-  /** The job asks mail servers about its addresses; false when absent. */
-  smtpProbe?: boolean;
-}
-
-/** A multi-column upload as resolved by the upload's reader (docs/batch.md, "Multi-column files"). */
-export interface NewJobInput {
-  /** The validated column, 0-based. */
-  column: number;
-  /** The header record as uploaded, without its terminator; null when the file had none. */
-  header: string | null;
-  /** How many columns every record has. */
-  width: number;
-}
+import { LIVE_STATUSES, RUNNING_STATUSES } from './job-states';
+import { statusIn } from './job-status.sql';
 
 /** A scorer's report that chunk `chunkNo` of `jobId` (`rows` rows) is stored. */
 export interface ChunkCompletion {
@@ -60,7 +21,7 @@ export interface ChunkCompletion {
 
 /**
  * Runs an `UPDATE … RETURNING *` built on batch_jobs; the updated job, or null if none. Shared
- * with BatchAssemblyRepository.
+ * with BatchAssemblyRepository and JobLifecycleRepository.
  */
 export async function updateJobReturning(
   db: Db,
@@ -74,14 +35,16 @@ export async function updateJobReturning(
 }
 
 /**
- * The job lifecycle on the batch_jobs and batch_chunks tables, through TypeORM (repositories,
- * query builder); the assembly claim and the end of a done job are in BatchAssemblyRepository,
- * retention, recovery and the no-progress report in BatchJobHousekeeping.
- * Raw SQL only for the group commit of chunk completions, with its reason. Reads on behalf of a
- * tenant take its account id and the caller's key mode (`…ForAccount`: test and live jobs never
- * show to each other); the
- * `…ForWorker` reads are for the pipeline and the signed download, where the job id itself is
- * the authority (it came from a trusted queue or a valid signature).
+ * The batch_jobs and batch_chunks reads, and the pipeline's writes while a job runs (recorded
+ * chunks, the split checkpoint, the chunk count), through TypeORM (repositories, query
+ * builder). The status column is the job lifecycle's (JobLifecycleRepository), and so is
+ * which statuses a statement here accepts (LIVE_STATUSES, RUNNING_STATUSES); the assembly
+ * claim is in BatchAssemblyRepository; retention, recovery and the no-progress report in
+ * BatchJobHousekeeping. Raw SQL only for the group commit of chunk completions, with its
+ * reason. Reads on behalf of a tenant take its account id and the caller's key mode
+ * (`…ForAccount`: test and live jobs never show to each other); the `…ForWorker` reads are
+ * for the pipeline and the signed download, where the job id itself is the authority (it came
+ * from a trusted queue or a valid signature).
  */
 @Injectable()
 export class BatchJobRepository {
@@ -89,14 +52,6 @@ export class BatchJobRepository {
 
   private jobs(db: Db = this.db) {
     return managerOf(db).getRepository(BatchJobEntity);
-  }
-
-  /** Runs an `UPDATE … RETURNING *` built on batch_jobs; the updated job, or null if none. */
-  private updated(
-    build: (qb: UpdateQueryBuilder<BatchJobEntity>) => UpdateQueryBuilder<BatchJobEntity>,
-    db: Db = this.db,
-  ): Promise<BatchJobEntity | null> {
-    return updateJobReturning(db, build);
   }
 
   /** A tenant's job of `mode`, or null for an unknown id, another account's or mode's job. */
@@ -155,9 +110,9 @@ export class BatchJobRepository {
     return this.jobs(db).findOneBy({ accountId, idempotencyKey: key });
   }
 
-  /** Queued or processing jobs of a tenant. */
+  /** The tenant's jobs that have not ended (what BATCH_MAX_ACTIVE_JOBS counts). */
   countActiveForAccount(accountId: string, db: Db = this.db): Promise<number> {
-    return this.jobs(db).countBy({ accountId, status: In(['queued', 'processing']) });
+    return this.jobs(db).countBy({ accountId, status: In(LIVE_STATUSES) });
   }
 
   /** A job by id for the pipeline and the signed download. */
@@ -166,29 +121,11 @@ export class BatchJobRepository {
   }
 
   /**
-   * Whether the job is still processing: what a scorer asks before and after it stores a chunk's
+   * Whether the job is still running (processing): what a scorer asks before and after it stores a chunk's
    * part, so a job that ended meanwhile (cancelled, failed) gets no part and no completion.
    */
   async isProcessing(jobId: string): Promise<boolean> {
-    return this.jobs().existsBy({ id: jobId, status: 'processing' });
-  }
-
-  /**
-   * A processing job is waiting on purpose (a chunk held by the SMTP retry window): its
-   * updated_at moves, so the stall sweep (BatchJobHousekeeping.claimStalled) does not take the
-   * wait for a stall. The status is not touched.
-   */
-  async markWaiting(jobId: string): Promise<void> {
-    await this.jobs().update({ id: jobId, status: 'processing' }, { updatedAt: () => 'now()' });
-  }
-
-  /** Locks and returns a job (inside a transaction). */
-  lockForWorker(jobId: string, db: Db): Promise<BatchJobRecord | null> {
-    return this.jobs(db)
-      .createQueryBuilder('j')
-      .where('j.id = :jobId', { jobId })
-      .setLock('pessimistic_write')
-      .getOne();
+    return this.jobs().existsBy({ id: jobId, status: In(RUNNING_STATUSES) });
   }
 
   /** Locks the job's account row (inside a transaction): an account's creations in turn. */
@@ -200,35 +137,6 @@ export class BatchJobRepository {
       .where('a.id = :accountId', { accountId })
       .setLock('pessimistic_write')
       .getOne();
-  }
-
-  async insert(job: NewBatchJob, db: Db = this.db): Promise<BatchJobRecord> {
-    const { input, resultFields, smtpProbe, ...fields } = job;
-    const result = await managerOf(db)
-      .createQueryBuilder()
-      .insert()
-      .into(BatchJobEntity)
-      .values({
-        ...fields,
-        status: 'queued',
-        inputColumn: input?.column ?? null,
-        inputHeader: input?.header ?? null,
-        inputWidth: input?.width ?? null,
-        resultFields: resultFields ?? 'spec',
-        smtpProbe: smtpProbe ?? false,
-      })
-      .returning('*')
-      .execute();
-    return entitiesFromRows(managerOf(db), BatchJobEntity, result.raw)[0];
-  }
-
-  /** queued → processing (processing stays processing: a re-split). Null once the job ended. */
-  markProcessing(jobId: string): Promise<BatchJobRecord | null> {
-    return this.updated((qb) =>
-      qb
-        .set({ status: 'processing', updatedAt: () => 'now()' })
-        .where("id = :jobId AND status IN ('queued', 'processing')", { jobId }),
-    );
   }
 
   /**
@@ -244,7 +152,7 @@ export class BatchJobRepository {
    * one commit: each (job, chunk) is inserted once — a redelivery, or the same chunk twice in
    * `chunks`, is a no-op — and every job's processed_rows and chunks_done grow by what was new.
    * The jobs' rows are locked (in id order) before anything is inserted and their status is
-   * checked on the locked row, so a job that failed meanwhile (BatchJobsService.fail holds the
+   * checked on the locked row, so a job that failed meanwhile (JobLifecycle.fail holds the
    * same lock) gets no chunk recorded after its end, and processed_rows always equals the sum
    * of its recorded chunks.
    * Returns each job's row after the statement, or null for a job that is not processing.
@@ -262,7 +170,7 @@ export class BatchJobRepository {
               SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) AS t(job_id, chunk_no, rows)),
             live AS (
               SELECT id FROM batch_jobs
-               WHERE id = ANY($1::text[]) AND status = 'processing'
+               WHERE id = ANY($1::text[]) AND ${statusIn(RUNNING_STATUSES)}
                ORDER BY id FOR UPDATE),
             ins AS (
               INSERT INTO batch_chunks (job_id, chunk_no, rows)
@@ -276,12 +184,12 @@ export class BatchJobRepository {
                  SET processed_rows = b.processed_rows + s.rows, chunks_done = b.chunks_done + s.n,
                      stall_recoveries = 0, updated_at = now()
                 FROM sums s
-               WHERE b.id = s.job_id AND b.status = 'processing'
+               WHERE b.id = s.job_id AND ${statusIn(RUNNING_STATUSES, 'b')}
               RETURNING b.*)
        SELECT * FROM upd
        UNION ALL
        SELECT b.* FROM batch_jobs b
-        WHERE b.id = ANY($1::text[]) AND b.status = 'processing'
+        WHERE b.id = ANY($1::text[]) AND ${statusIn(RUNNING_STATUSES, 'b')}
           AND NOT EXISTS (SELECT 1 FROM upd WHERE upd.id = b.id)`,
       [chunks.map((c) => c.jobId), chunks.map((c) => c.chunkNo), chunks.map((c) => c.rows)],
     );
@@ -303,7 +211,7 @@ export class BatchJobRepository {
         splitRows: () => 'greatest(split_rows, :rows)',
         updatedAt: () => 'now()',
       })
-      .where("id = :jobId AND status = 'processing'", { jobId, chunks, rows })
+      .where(`id = :jobId AND ${statusIn(RUNNING_STATUSES)}`, { jobId, chunks, rows })
       .execute();
     return (result.affected ?? 0) > 0;
   }
@@ -319,41 +227,16 @@ export class BatchJobRepository {
 
   /** Records how many chunks the split produced. Null unless the job is processing. */
   setChunkCount(jobId: string, chunks: number): Promise<BatchJobRecord | null> {
-    return this.updated((qb) =>
+    return updateJobReturning(this.db, (qb) =>
       qb
         .set({ chunkCount: chunks, updatedAt: () => 'now()' })
-        .where("id = :jobId AND status = 'processing'", { jobId }),
+        .where(`id = :jobId AND ${statusIn(RUNNING_STATUSES)}`, { jobId }),
     );
   }
 
   /** Rows of the job's recorded chunks (what was scored and stays paid). */
   async recordedRows(jobId: string, db: Db = this.db): Promise<number> {
     return (await managerOf(db).getRepository(BatchChunkEntity).sum('rows', { jobId })) ?? 0;
-  }
-
-  /** → failed, with the refunded row count and the reason (inside the refund's transaction). */
-  markFailed(
-    jobId: string,
-    refundedRows: number,
-    reason: string,
-    error: BatchJobError,
-    db: Db,
-  ): Promise<BatchJobRecord | null> {
-    return this.updated(
-      (qb) =>
-        qb
-          .set({
-            status: 'failed',
-            refundedRows,
-            failureReason: reason,
-            failureCode: error.code,
-            failureMessage: error.message,
-            updatedAt: () => 'now()',
-            finishedAt: () => 'now()',
-          })
-          .where("id = :jobId AND status IN ('queued', 'processing')", { jobId }),
-      db,
-    );
   }
 
   /** The per-account webhook signing secret. */

@@ -7,11 +7,20 @@ import { BatchAssemblyRepository } from './batch-assembly.repository';
 import { BatchJobRepository } from './batch-job.repository';
 import { BatchProgressRepository } from './batch-progress.repository';
 import { BatchJobsService } from './batch-jobs.service';
+import { JobEndEffects } from './lifecycle/end-effects';
+import { JobLifecycle } from './lifecycle/job-lifecycle';
+import { JobLifecycleRepository } from './lifecycle/job-lifecycle.repository';
+import { JobTransactions } from './lifecycle/job-transactions';
 import { BATCH_NAMES, batchNamesProvider } from './batch-names';
 import { SettingsRepository } from './settings.repository';
 import { SigningSecretProvider } from './signing-secret.provider';
 
-/** Batch job storage and lifecycle, the pipeline's names (BATCH_NAMES) and the workers' shared outage view. Needs CoreModule (DataSource, APP_CONFIG, METRICS) from the host. */
+/**
+ * Batch job storage and lifecycle (JobLifecycle, the one door of a job's status), the
+ * pipeline's names (BATCH_NAMES) and the workers' shared outage view. Needs CoreModule
+ * (DataSource, APP_CONFIG, METRICS) and BatchPortsModule (the end effects' blob store and job
+ * queue) from the host.
+ */
 @Module({
   imports: [AccountsModule],
   providers: [
@@ -20,6 +29,10 @@ import { SigningSecretProvider } from './signing-secret.provider';
     BatchProgressRepository,
     BatchJobHousekeeping,
     BatchJobsService,
+    JobLifecycleRepository,
+    JobTransactions,
+    JobEndEffects,
+    JobLifecycle,
     SettingsRepository,
     SigningSecretProvider,
     WebhookDeliveryRepository,
@@ -32,6 +45,7 @@ import { SigningSecretProvider } from './signing-secret.provider';
     BatchProgressRepository,
     BatchJobHousekeeping,
     BatchJobsService,
+    JobLifecycle,
     SigningSecretProvider,
     WebhookDeliveryRepository,
     BatchOutages,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BatchChunkProgressEntity, BatchJobEntity } from '@verity/database';
+import { isRunning } from './job-states';
 
 /** A scorer's running count of rows scored in chunk `chunkNo` of `jobId`. */
 export interface ChunkProgress {
@@ -23,7 +24,7 @@ export class BatchProgressRepository {
    * the chunks not recorded yet, if that is more. The job row is locked first, in its own
    * statement, so the sum reads a snapshot taken after any chunk completion that held the lock
    * (BatchJobRepository.recordChunks): a chunk is counted either recorded or running, never
-   * both. Nothing is stored unless the job is processing.
+   * both. Nothing is stored unless the job is running (processing).
    */
   async record(progress: ChunkProgress): Promise<void> {
     await this.db.transaction(async (manager) => {
@@ -34,7 +35,7 @@ export class BatchProgressRepository {
         .where('j.id = :jobId', { jobId: progress.jobId })
         .setLock('pessimistic_write')
         .getOne();
-      if (job?.status !== 'processing') return;
+      if (!job || !isRunning(job.status)) return;
       await manager.getRepository(BatchChunkProgressEntity).upsert(progress, ['jobId', 'chunkNo']);
       await manager
         .getRepository(BatchJobEntity)

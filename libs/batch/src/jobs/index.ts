@@ -3,24 +3,31 @@ export * from './batch-messages';
 export { encodeChunk, encodedChunkLength, type ChunkLayout } from './chunk-message.writer';
 export { JsonPairsCollector, JsonRows, JsonRowsCollector } from './json-rows';
 export type { BatchJobRecord } from './batch-job.record';
-export {
-  BatchJobRepository,
-  type ChunkCompletion,
-  type NewBatchJob,
-  type NewJobInput,
-} from './batch-job.repository';
+export { BatchJobRepository, type ChunkCompletion } from './batch-job.repository';
 export { BatchAssemblyRepository, type AssemblyAttempt } from './batch-assembly.repository';
 export { BatchProgressRepository, type ChunkProgress } from './batch-progress.repository';
 export { BatchJobHousekeeping } from './batch-job-housekeeping.repository';
-export {
-  BatchJobsService,
-  BATCH_DEBIT_REASON,
-  BATCH_REFUND_REASON,
-  type CreatedJob,
-} from './batch-jobs.service';
+export { BatchJobsService } from './batch-jobs.service';
 export { BatchJobsModule } from './batch-jobs.module';
 export { SigningSecretProvider } from './signing-secret.provider';
 export { SettingsRepository } from './settings.repository';
 export { processedRowsOf, resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';
-export { JobFinisher } from './job-finisher';
+export {
+  END_STATUSES,
+  INITIAL_STATUS,
+  JOB_STATES,
+  JOB_TRANSITIONS,
+  LIVE_STATUSES,
+  RUNNING_STATUSES,
+  fromStatuses,
+  isEnded,
+  isRunning,
+  nextStatus,
+  targetOf,
+  type EndStatus,
+  type FromStatus,
+  type JobTransition,
+  type LiveStatus,
+} from './job-states';
+export * from './lifecycle';
 export { decodeJobCursor, encodeJobCursor } from './job-cursor';

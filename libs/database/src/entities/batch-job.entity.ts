@@ -9,7 +9,8 @@ import type {
 
 /**
  * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000,
- * 1738000000000, 1739000000000, 1740200000000), read and written by libs/batch's BatchJobRepository.
+ * 1738000000000, 1739000000000, 1740200000000, 1740350000000, 1741100000000), read and written
+ * by libs/batch's repositories; its status only by the job lifecycle (`jobs/lifecycle/`).
  */
 @Entity({ name: 'batch_jobs' })
 export class BatchJobEntity {
@@ -132,6 +133,10 @@ export class BatchJobEntity {
 
   @Column({ name: 'assembly_lease_until', type: 'timestamptz', nullable: true })
   assemblyLeaseUntil!: Date | null;
+
+  /** The end effects of the ended job are still to run (JobLifecycle in libs/batch). */
+  @Column({ name: 'end_effects_due', type: 'boolean', default: false })
+  endEffectsDue!: boolean;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

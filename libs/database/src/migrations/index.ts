@@ -14,6 +14,7 @@ import { BatchInputFormat1740200000000 } from './1740200000000-batch-input-forma
 import { BatchSmtpProbe1740350000000 } from './1740350000000-batch-smtp-probe';
 import { RateLimitBuckets1740355000000 } from './1740355000000-rate-limit-buckets';
 import { VerifyHistory1741000000000 } from './1741000000000-verify-history';
+import { BatchEndEffects1741100000000 } from './1741100000000-batch-end-effects';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   BatchSmtpProbe1740350000000,
   RateLimitBuckets1740355000000,
   VerifyHistory1741000000000,
+  BatchEndEffects1741100000000,
 ];
