@@ -82,11 +82,9 @@ export class PostgresClient extends pg.Client {
 }
 
 // pg's query, its errors passed through lostFailure: set on the prototype rather than declared
-// in the class, so callers keep pg's typed overloads (callback, promise or submittable).
-const pgQuery = Reflect.get(pg.Client.prototype, 'query') as (
-  this: pg.Client,
-  ...args: unknown[]
-) => unknown;
+// in the class, so callers keep pg's typed overloads (callback, promise or submittable). pg's
+// own query is looked up at each call, as a subclass method would reach it through super.
+type PgQuery = (this: pg.Client, ...args: unknown[]) => unknown;
 Object.defineProperty(PostgresClient.prototype, 'query', {
   value: function query(this: PostgresClient, ...args: unknown[]): unknown {
     const last = args.at(-1);
@@ -94,6 +92,7 @@ Object.defineProperty(PostgresClient.prototype, 'query', {
       args[args.length - 1] = (error: unknown, result: unknown) =>
         (last as (error: unknown, result: unknown) => void)(this.lostFailure(error), result);
     }
+    const pgQuery = Reflect.get(pg.Client.prototype, 'query') as PgQuery;
     const answer = pgQuery.apply(this, args);
     return answer instanceof Promise
       ? answer.catch((error: unknown) => {
