@@ -2,6 +2,7 @@ import { VerityError } from '@verity/common';
 import { LineBuffer, resultColumns, type ChunkMessage } from '@verity/batch';
 import type { Engines } from '@verity/platform';
 import type { ScoredRows } from './chunk-progress.reporter';
+import { rowCountries } from './row-country';
 
 /**
  * An email chunk scored with the SMTP probe, line by line: `retryable[i]` marks a row whose
@@ -33,7 +34,8 @@ export interface ChunkScoring {
  * `emailConcurrency` at a time: the DNS resolver caches and coalesces, so a chunk's repeated
  * domains cost one query; a job with `smtp` then asks the mail servers for the whole chunk at
  * once (one session per host serves many rows) and gets its lines back unjoined, with the rows
- * a retry round may ask again (ProbedLines). Batch phone rows never run HLR. An ip row that is not an address
+ * a retry round may ask again (ProbedLines). Batch phone rows never run HLR; each is parsed
+ * with its country (row-country.ts). An ip row that is not an address
  * becomes a `valid=false` row; any other engine error fails the chunk (it is retried).
  * `scored.rows` counts the email and phone rows scored so far, for the chunk's progress reports
  * (an ip chunk is scored without yielding to a timer, so no report could read it).
@@ -85,8 +87,13 @@ export async function scoreChunk(
     }
     case 'phone': {
       const columns = resultColumns('phone', fields, withInput);
+      const countryOf = rowCountries(chunk);
       for (let i = 0; i < chunk.rows.length; i++) {
-        const result = await engines.phone.validate({ phone: chunk.rows[i], hlr: false });
+        const result = await engines.phone.validate({
+          phone: chunk.rows[i],
+          country_hint: countryOf(i),
+          hlr: false,
+        });
         push(i, columns.line(result));
         scored.rows++;
       }

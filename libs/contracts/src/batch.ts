@@ -42,6 +42,16 @@ export interface BatchJob {
   file_name: string | null;
   /** Present only when status is failed. */
   error?: BatchJobError;
+  /**
+   * A phone job's `country_hint` (ISO 3166-1 alpha-2, upper case), the country of every row
+   * without one of its own; present only when the job was created with it.
+   */
+  country_hint?: string;
+  /**
+   * A phone job's `country_column`, resolved against the file: the 1-based index of the
+   * column whose cell is each row's country; present only when the job was created with it.
+   */
+  country_column?: number;
 }
 
 /**

@@ -112,6 +112,18 @@ export const batchCreateForm = z.object({
     .describe(
       'Added in v1, email jobs: `true` asks each address\'s mail server whether the mailbox exists (SMTP RCPT, never a message), where the server allows it (400 otherwise). Slower: minutes per mail host with many addresses, plus up to the retry window for greylisting. Same credits (docs/models/email.md, "SMTP probe")',
     ),
+  country_hint: z
+    .string()
+    .optional()
+    .describe(
+      'Added in v1, phone jobs (400 for another type): the ISO 3166-1 alpha-2 country of every number written without its country code, as `country_hint` of POST /v1/phone/validate (400 for anything else). Same credits (docs/batch.md, "Phone numbers and their country")',
+    ),
+  country_column: z
+    .string()
+    .optional()
+    .describe(
+      'Added in v1, phone jobs with `column`: the column holding each row\'s country, as its header name or a 1-based index (422 when the file has no such column). An empty cell falls back to `country_hint`; a cell that is not an ISO 3166-1 alpha-2 code leaves that row without a country (docs/batch.md, "Phone numbers and their country")',
+    ),
 });
 
 /** The query of GET /v1/batch (a page of the caller's jobs, newest first). */

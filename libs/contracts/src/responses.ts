@@ -157,6 +157,19 @@ export const batchJobSchema = z.object({
     .describe(
       'Added in v1 (fields are only added): present only when status is failed; why the job failed, in the shape of an error body. Unprocessed rows are refunded.',
     ),
+  country_hint: z
+    .string()
+    .optional()
+    .describe(
+      "Added in v1, phone jobs: the job's `country_hint` (ISO 3166-1 alpha-2, upper case); present only when the job was created with it",
+    ),
+  country_column: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      "Added in v1, phone jobs: the job's `country_column` as resolved against the file, a 1-based index; present only when the job was created with it",
+    ),
 });
 
 export const batchJobListSchema = z.object({

@@ -9,6 +9,7 @@ import {
   ingestJobId,
   JobLifecycle,
   type NewJobInput,
+  resolveColumn,
   type TableFormat,
   type UploadLimits,
   uploadKey,
@@ -21,11 +22,13 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { BATCH_TYPES, type BatchResultFields, type BatchType } from '@verity/contracts';
 import { publicBaseUrl } from '../http/public-url';
 import {
+  checkCountry,
   checkResultFields,
   checkSmtp,
   checkTableFormat,
   readFormatField,
   requestHash,
+  type CountryFields,
   type FormatFields,
 } from './batch-form';
 import { multipartError, StorageFailure } from './multipart-errors';
@@ -52,6 +55,8 @@ interface ReceivedUpload {
   smtpProbe: boolean;
   /** `column` came after the file: the stored file must be read again in this format. */
   reread: TableFormat | null;
+  /** A phone job's country fields, its column still to resolve against the file. */
+  country: CountryFields;
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -79,6 +84,23 @@ function checkType(value: string | undefined): BatchType {
   if (!isBatchType(value))
     throw new VerityError('validation_error', 'type must be one of email, phone, ip');
   return value;
+}
+
+/**
+ * The resolved `country_column` (0-based) of a multi-column file, or null without one: 422 when
+ * the file has no such column, 400 when it names the column being validated.
+ */
+function countryColumnOf(country: CountryFields, input: NewJobInput | null): number | null {
+  // checkCountry allows country_column only with `column`, so the file was read in columns.
+  if (country.column === null || input === null) return null;
+  const index = resolveColumn(country.column, input, 'country_column');
+  if (index === input.column) {
+    throw new VerityError(
+      'validation_error',
+      'country_column is the column being validated; name the column that holds the country',
+    );
+  }
+  return index;
 }
 
 /**
@@ -160,6 +182,8 @@ export class BatchUploadService {
         input: upload.input,
         resultFields: upload.resultFields,
         smtpProbe: upload.smtpProbe,
+        countryHint: upload.country.hint,
+        countryColumn: countryColumnOf(upload.country, upload.input),
       });
       if (!outcome.created) {
         await this.blobs.delete(key);
@@ -271,11 +295,9 @@ export class BatchUploadService {
         if (type !== undefined) checkType(type);
         if (webhook !== undefined) validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE);
         checkResultFields(form.fields);
-        checkSmtp(
-          form.smtp,
-          type === undefined ? undefined : checkType(type),
-          this.config.EMAIL_SMTP_PROBE,
-        );
+        const knownType = type === undefined ? undefined : checkType(type);
+        checkSmtp(form.smtp, knownType, this.config.EMAIL_SMTP_PROBE);
+        checkCountry(form, knownType, false);
         const format = checkTableFormat(form, false);
         fileName = uploadFileName(part.fileName);
         file = await storeUpload(this.blobs, this.storage, part.file, key, digest, format);
@@ -299,6 +321,7 @@ export class BatchUploadService {
     const resultFields = checkResultFields(form.fields);
     const smtpProbe = checkSmtp(form.smtp, checkedType, this.config.EMAIL_SMTP_PROBE);
     const format = checkTableFormat(form, true);
+    const country = checkCountry(form, checkedType, true);
     return {
       type: checkedType,
       webhookUrl,
@@ -310,6 +333,7 @@ export class BatchUploadService {
       resultFields,
       smtpProbe,
       reread: format !== null && file.input === null ? format : null,
+      country,
     };
   }
 }

@@ -62,6 +62,8 @@ type SplitJob = Pick<
   | 'inputColumn'
   | 'inputHeader'
   | 'smtpProbe'
+  | 'countryHint'
+  | 'countryColumn'
 >;
 
 /**
@@ -216,6 +218,8 @@ export class SplitterService implements OnApplicationBootstrap {
       fields: job.resultFields,
       lines: job.inputColumn !== null,
       smtp: job.smtpProbe,
+      country: job.countryHint,
+      countryColumn: job.countryColumn,
     };
     const chunkRows = this.config.BATCH_CHUNK_ROWS;
     const recorded =

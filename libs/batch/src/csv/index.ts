@@ -12,7 +12,9 @@ export {
 } from './result.writer';
 export { resultHeader, type ResultFileFormat } from './result.header';
 export { LineBuffer } from './line.buffer';
+export { recordCells, resolveColumn } from './table.header';
 export {
+  columnOf,
   SINGLE_COLUMN,
   storedFormat,
   tableFormat,

@@ -50,33 +50,41 @@ const DECIMAL = /^[0-9]+$/;
 const NUMERIC = /^[-+]?[0-9]*\.?[0-9]+$/;
 
 /**
- * Parses the form fields: `column` (a header name, or a 1-based index written in decimal) and
- * `header` ('true', 'false' or absent). `header` defaults to true for a name and to 'auto' for an
- * index; a name needs a header. Anything else → 400 validation_error.
+ * Parses a column as a form field names it (`column`, `country_column`): a header name, or a
+ * 1-based index written in decimal. Anything else → 400 validation_error naming `field`.
+ */
+export function columnOf(text: string, field: string): TableColumn {
+  const value = text.trim();
+  if (value === '') {
+    throw new VerityError('validation_error', `${field} must be a header name or a 1-based index`);
+  }
+  if (!NUMERIC.test(value)) return { name: value };
+  const index = Number(value);
+  if (!DECIMAL.test(value) || !Number.isSafeInteger(index) || index < 1) {
+    throw new VerityError(
+      'validation_error',
+      `${field} ${value} is not a valid index (columns are numbered from 1)`,
+    );
+  }
+  return { index: index - 1 };
+}
+
+/**
+ * Parses the form fields: `column` (columnOf) and `header` ('true', 'false' or absent).
+ * `header` defaults to true for a name and to 'auto' for an index; a name needs a header.
+ * Anything else → 400 validation_error.
  */
 export function tableFormat(column: string, header: string | undefined): TableFormat {
-  const text = column.trim();
-  if (text === '') {
-    throw new VerityError('validation_error', 'column must be a header name or a 1-based index');
-  }
+  const parsed = columnOf(column, 'column');
   let flag: boolean | undefined;
   if (header === 'true') flag = true;
   else if (header === 'false') flag = false;
   else if (header !== undefined) {
     throw new VerityError('validation_error', `header must be true or false, got "${header}"`);
   }
-  if (NUMERIC.test(text)) {
-    const index = Number(text);
-    if (!DECIMAL.test(text) || !Number.isSafeInteger(index) || index < 1) {
-      throw new VerityError(
-        'validation_error',
-        `column ${text} is not a valid index (columns are numbered from 1)`,
-      );
-    }
-    return { column: { index: index - 1 }, header: flag ?? 'auto' };
-  }
+  if ('index' in parsed) return { column: parsed, header: flag ?? 'auto' };
   if (flag === false) {
     throw new VerityError('validation_error', 'a column name needs header=true');
   }
-  return { column: { name: text }, header: true };
+  return { column: parsed, header: true };
 }

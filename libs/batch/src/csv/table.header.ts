@@ -1,6 +1,7 @@
 import { isHeaderName } from './header.names';
 import { ambiguousColumn, columnPastEnd, noSuchColumn } from './input.errors';
-import type { TableFormat } from './table.format';
+import { VerityError } from '@verity/common';
+import type { TableColumn, TableFormat, TableInput } from './table.format';
 
 // The first record of a multi-column file: its cells, the column they point to, and whether it
 // is a header. Read once per file, so plain string work is fine here.
@@ -77,11 +78,7 @@ export function readFirstRecord(
 
 // The header cell equal to `name`, else the only one equal ignoring case.
 function columnNamed(name: string, cells: readonly string[], line: number): number {
-  let found = matches(cells, (cell) => cell === name);
-  if (found.length === 0) {
-    const lower = name.toLowerCase();
-    found = matches(cells, (cell) => cell.toLowerCase() === lower);
-  }
+  const found = namedCells(name, cells);
   if (found.length === 0) throw noSuchColumn(name, cells, line);
   if (found.length > 1)
     throw ambiguousColumn(
@@ -90,6 +87,49 @@ function columnNamed(name: string, cells: readonly string[], line: number): numb
       line,
     );
   return found[0];
+}
+
+// The header cells equal to `name`, else those equal ignoring case.
+function namedCells(name: string, cells: readonly string[]): number[] {
+  const found = matches(cells, (cell) => cell === name);
+  if (found.length > 0) return found;
+  const lower = name.toLowerCase();
+  return matches(cells, (cell) => cell.toLowerCase() === lower);
+}
+
+/**
+ * A further column of a file the upload has read (`country_column`), resolved like `column`
+ * against its header or width: the 0-based index. Throws a 422 VerityError naming `field`
+ * when the file has no such column, or no header to find a name in.
+ */
+export function resolveColumn(column: TableColumn, input: TableInput, field: string): number {
+  if ('index' in column) {
+    if (column.index < input.width) return column.index;
+    throw new VerityError(
+      'unprocessable',
+      `${field} ${column.index + 1} is past the last column (the file has ${input.width})`,
+    );
+  }
+  const name = JSON.stringify(column.name);
+  if (input.header === null) {
+    throw new VerityError(
+      'unprocessable',
+      `${field} ${name} is a header name, but the file has no header line (give a 1-based index)`,
+    );
+  }
+  const cells = recordCells(input.header);
+  const found = namedCells(column.name, cells);
+  if (found.length === 1) return found[0];
+  // The reader's messages, for the header line, without its line number.
+  const refusal =
+    found.length === 0
+      ? noSuchColumn(column.name, cells, 1)
+      : ambiguousColumn(
+          column.name,
+          found.map((index) => cells[index]),
+          1,
+        );
+  throw new VerityError('unprocessable', `${field}: ${refusal.message.replace(/^line 1: /, '')}`);
 }
 
 function matches(cells: readonly string[], test: (cell: string) => boolean): number[] {

@@ -51,6 +51,8 @@ export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): 
     created_at: job.createdAt.toISOString(),
     file_name: job.fileName,
   };
+  if (job.countryHint !== null) body.country_hint = job.countryHint;
+  if (job.countryColumn !== null) body.country_column = job.countryColumn + 1;
   if (job.status === 'failed') {
     body.error = {
       code: job.failureCode ?? 'internal_error',

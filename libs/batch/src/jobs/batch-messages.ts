@@ -20,6 +20,16 @@ const chunkMessage = z.object({
   layout: z.literal('lines').optional(),
   /** The job asked for the SMTP mailbox probe (`smtp=true`, docs/models/email.md). */
   smtp: z.literal(true).optional(),
+  /** A phone job's `country_hint`: the country of every row without one of its own. */
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional(),
+  /**
+   * A phone job's `country_column` (0-based), with `layout: "lines"`: each row's country is
+   * that cell of its line (docs/batch.md, "Phone numbers and their country").
+   */
+  countryColumn: z.number().int().min(0).optional(),
   /**
    * A copy of the chunk sent back for another round of the SMTP retry window: asked no earlier
    * than `notBefore`, and its last round no later than `until` (epoch ms).

@@ -12,13 +12,17 @@ export interface ChunkLayout {
   lines?: boolean;
   /** The job asked for the SMTP mailbox probe. */
   smtp?: boolean;
+  /** A phone job's country for every row (`country_hint`, upper case). */
+  country?: string | null;
+  /** A phone job's column of each row's country (0-based), with `lines`. */
+  countryColumn?: number | null;
 }
 
 /**
  * The chunk message for the row bus, byte for byte what
  * `encodeMessage({ v: 1, jobId, type, chunkNo, firstRow, rows })` writes for the same rows
  * (with `"mode":"test"` after `type` for a test job; a live job's message has no mode; then
- * `"fields":"all"`, `"layout":"lines"` and `"smtp":true` only when the job has them, so the spec's messages
+ * `"fields":"all"`, `"layout":"lines"`, `"smtp":true`, `"country"` and `"countryColumn"` only when the job has them, so the spec's messages
  * stay as they were), without building a string per row, and written around the rows where they lie (JsonRows.framed).
  * Rows last and no spaces: the layout `decodeChunk` parses in slices (chunk-message.reader.ts).
  */
@@ -56,6 +60,8 @@ function headOf(
       (layout.fields === 'all' ? '"fields":"all",' : '') +
       (layout.lines === true ? '"layout":"lines",' : '') +
       (layout.smtp === true ? '"smtp":true,' : '') +
+      (typeof layout.country === 'string' ? `"country":${JSON.stringify(layout.country)},` : '') +
+      (typeof layout.countryColumn === 'number' ? `"countryColumn":${layout.countryColumn},` : '') +
       `"chunkNo":${chunk.chunkNo},"firstRow":${chunk.firstRow},"rows":[`,
     'utf8',
   );

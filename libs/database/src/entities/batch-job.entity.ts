@@ -9,7 +9,7 @@ import type {
 
 /**
  * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000,
- * 1738000000000, 1739000000000, 1740200000000, 1740350000000, 1741100000000), read and written
+ * 1738000000000, 1739000000000, 1740200000000, 1740350000000, 1741100000000, 1741260000000), read and written
  * by libs/batch's repositories; its status only by the job lifecycle (`jobs/lifecycle/`).
  */
 @Entity({ name: 'batch_jobs' })
@@ -97,6 +97,14 @@ export class BatchJobEntity {
   /** The job asks mail servers about its addresses (`smtp`; docs/models/email.md). */
   @Column({ name: 'smtp_probe', type: 'boolean', default: false })
   smtpProbe!: boolean;
+
+  /** A phone job's country for every row (`country_hint`, ISO 3166-1 alpha-2, upper case). */
+  @Column({ name: 'country_hint', type: 'text', nullable: true })
+  countryHint!: string | null;
+
+  /** A phone job's column of each row's country (`country_column`, resolved, 0-based). */
+  @Column({ name: 'country_column', type: 'integer', nullable: true })
+  countryColumn!: number | null;
 
   @Column({ name: 'refunded_rows', type: 'integer', default: 0 })
   refundedRows!: number;

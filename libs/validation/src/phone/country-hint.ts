@@ -22,6 +22,11 @@ const ACCEPTED: ReadonlySet<string> = new Set([...ISO_3166_ALPHA2.split(' '), ..
 /** The message of the 400 raised for a bad `country_hint`. */
 export const COUNTRY_HINT_ERROR = 'country_hint must be an ISO 3166-1 alpha-2 code';
 
+/** True when `text` is a code `parseCountryHint` accepts (ISO 3166-1 alpha-2, any case). */
+export function isCountryHint(text: string): boolean {
+  return ACCEPTED.has(text.trim().toUpperCase());
+}
+
 /**
  * Validates `country_hint` (case-insensitive). Returns the region to parse national numbers
  * with, or undefined when there is no hint or the code is a real ISO code without a
@@ -30,7 +35,8 @@ export const COUNTRY_HINT_ERROR = 'country_hint must be an ISO 3166-1 alpha-2 co
  */
 export function parseCountryHint(hint: string | null | undefined): CountryCode | undefined {
   if (hint === undefined || hint === null) return undefined;
-  const code = typeof hint === 'string' ? hint.trim().toUpperCase() : '';
-  if (!ACCEPTED.has(code)) throw new VerityError('validation_error', COUNTRY_HINT_ERROR);
+  if (typeof hint !== 'string' || !isCountryHint(hint))
+    throw new VerityError('validation_error', COUNTRY_HINT_ERROR);
+  const code = hint.trim().toUpperCase();
   return PHONE_REGIONS.has(code) ? (code as CountryCode) : undefined;
 }

@@ -2,6 +2,6 @@
 export { createPhoneEngine } from './phone.engine';
 export type { PhoneEngine, PhoneEngineDeps, PhoneRequest } from './phone.engine';
 export type { CarrierLookup, HlrLookupResult, HlrProvider } from './phone.ports';
-export { parseCountryHint, COUNTRY_HINT_ERROR } from './country-hint';
+export { isCountryHint, parseCountryHint, COUNTRY_HINT_ERROR } from './country-hint';
 export { mapLineType } from './line-type';
 export { scorePhone, PHONE_SCORE_WEIGHTS, type PhoneScoreInput } from './phone.scorer';

@@ -31,6 +31,10 @@ export interface NewBatchJob {
   resultFields?: BatchResultFields;
   /** The job asks mail servers about its addresses; false when absent. */
   smtpProbe?: boolean;
+  /** A phone job's country for every row (ISO 3166-1 alpha-2, upper case); none when absent. */
+  countryHint?: string | null;
+  /** A phone job's column of each row's country, resolved (0-based); none when absent. */
+  countryColumn?: number | null;
 }
 
 /** A multi-column upload as resolved by the upload's reader (docs/batch.md, "Multi-column files"). */
@@ -59,7 +63,7 @@ export class JobLifecycleRepository {
 
   /** Inserts the job in its initial status (inside the debit's transaction). */
   async insert(job: NewBatchJob, db: Db): Promise<BatchJobRecord> {
-    const { input, resultFields, smtpProbe, ...fields } = job;
+    const { input, resultFields, smtpProbe, countryHint, countryColumn, ...fields } = job;
     const result = await managerOf(db)
       .createQueryBuilder()
       .insert()
@@ -72,6 +76,8 @@ export class JobLifecycleRepository {
         inputWidth: input?.width ?? null,
         resultFields: resultFields ?? 'spec',
         smtpProbe: smtpProbe ?? false,
+        countryHint: countryHint ?? null,
+        countryColumn: countryColumn ?? null,
       })
       .returning('*')
       .execute();
