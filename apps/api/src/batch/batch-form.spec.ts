@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { VerityError } from '@verity/common';
-import { checkResultFields, checkTableFormat, requestHash } from './batch-form';
+import { checkCountry, checkResultFields, checkTableFormat, requestHash } from './batch-form';
 
 const SHA = 'a'.repeat(64);
 const isValidation = (error: unknown) =>
@@ -23,6 +23,10 @@ describe('batch form fields', () => {
       { column: '2', header: 'false' },
       { column: 'email', fields: 'all' },
       { fields: 'all' },
+      { country_hint: 'GB' },
+      { country_hint: 'FR' },
+      { column: '2', country_column: '3' },
+      { column: '2', country_column: '3', country_hint: 'GB' },
     ].map((form) => requestHash('email', null, SHA, form));
     assert.equal(new Set(hashes).size, hashes.length);
   });
@@ -39,5 +43,36 @@ describe('batch form fields', () => {
       header: 'auto',
     });
     assert.throws(() => checkTableFormat({ column: 'email', header: 'no' }, false), isValidation);
+  });
+
+  it('checks the country fields: phone jobs only, an ISO code, country_column with column', () => {
+    assert.deepEqual(checkCountry({}, 'email', true), { hint: null, column: null });
+    assert.deepEqual(checkCountry({ country_hint: '' }, 'email', true), {
+      hint: null,
+      column: null,
+    });
+    assert.deepEqual(checkCountry({ country_hint: 'gb' }, 'phone', true), {
+      hint: 'GB',
+      column: null,
+    });
+    assert.deepEqual(
+      checkCountry({ column: 'phone', country_column: 'country' }, undefined, false),
+      { hint: null, column: { name: 'country' } },
+    );
+    assert.deepEqual(checkCountry({ country_column: '3' }, 'phone', false), {
+      hint: null,
+      column: { index: 2 },
+    });
+    for (const [form, type] of [
+      [{ country_hint: 'GBR' }, 'phone'],
+      [{ country_hint: 'ZZ' }, 'phone'],
+      [{ country_hint: 'GB' }, 'email'],
+      [{ column: '1', country_column: '2' }, 'ip'],
+      [{ country_column: '2' }, 'phone'],
+      [{ column: '1', country_column: '-1' }, 'phone'],
+      [{ column: '1', header: 'false', country_column: 'country' }, 'phone'],
+    ] as const) {
+      assert.throws(() => checkCountry(form, type, true), isValidation, JSON.stringify(form));
+    }
   });
 });

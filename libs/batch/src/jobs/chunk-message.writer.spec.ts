@@ -94,6 +94,60 @@ describe('encodeChunk', () => {
     assert.deepEqual(plain, encodeMessage({ ...head, chunkNo: 2, firstRow: 9, rows }));
   });
 
+  it("carries a phone job's country and country column in the head, and nothing else's", () => {
+    const collector = new JsonPairsCollector();
+    const [v, l] = [Buffer.from('07400 123456'), Buffer.from('Ann,07400 123456,GB')];
+    collector.add(v, 0, v.length, l, 0, l.length);
+    const chunk = { chunkNo: 1, firstRow: 4, rows: collector.take() };
+    const rows = ['07400 123456', 'Ann,07400 123456,GB'];
+    const layout = { lines: true, country: 'GB', countryColumn: 2 };
+    const message = encodeChunk(JOB, 'phone', chunk, 'live', layout);
+    assert.deepEqual(
+      message,
+      encodeMessage({
+        v: 1,
+        jobId: JOB,
+        type: 'phone',
+        layout: 'lines',
+        country: 'GB',
+        countryColumn: 2,
+        chunkNo: 1,
+        firstRow: 4,
+        rows,
+      }),
+    );
+    const decoded = decodeChunk(message);
+    assert.equal(decoded?.country, 'GB');
+    assert.equal(decoded?.countryColumn, 2);
+    const none = encodeChunk(JOB, 'phone', chunk, 'live', {
+      lines: true,
+      country: null,
+      countryColumn: null,
+    });
+    assert.deepEqual(
+      none,
+      encodeMessage({
+        v: 1,
+        jobId: JOB,
+        type: 'phone',
+        layout: 'lines',
+        chunkNo: 1,
+        firstRow: 4,
+        rows,
+      }),
+    );
+    const lower = encodeMessage({
+      v: 1,
+      jobId: JOB,
+      type: 'phone',
+      country: 'gb',
+      chunkNo: 1,
+      firstRow: 4,
+      rows: ['1'],
+    } as never);
+    assert.equal(decodeChunk(lower), null, 'a country that is not upper-case alpha-2 is malformed');
+  });
+
   it('escapes every control character, quote and backslash as JSON.stringify does', () => {
     const values = Array.from({ length: 0x80 }, (_, b) => `a${String.fromCharCode(b)}z`);
     values.push('"\\\u0000\u001f\u007f\u00e9\u2028\u{1F600}"', '\\', '"', 'plain');
