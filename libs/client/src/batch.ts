@@ -34,6 +34,16 @@ export interface BatchCreateParams {
   header?: boolean;
   /** `all` adds the result columns the single-call answers have; default `spec`. */
   fields?: BatchResultFields;
+  /**
+   * Phone jobs: the ISO 3166-1 alpha-2 country (`GB`) of every number written without its
+   * country code. Same credits.
+   */
+  countryHint?: string;
+  /**
+   * Phone jobs, with `column`: the column holding each row's country, its header name or a
+   * 1-based index. An empty cell falls back to `countryHint`.
+   */
+  countryColumn?: string | number;
   /** Sent as Idempotency-Key; one is generated when absent, so retries never create two jobs. */
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -103,6 +113,7 @@ export class BatchResource {
    * `column` a multi-column one (its header line is never charged).
    * @example const job = await verity.batch.create({ type: 'email', file: 'emails.csv' });
    * @example const job = await verity.batch.create({ type: 'email', file: 'crm.csv', column: 'email', fields: 'all' });
+   * @example const job = await verity.batch.create({ type: 'phone', file: 'leads.csv', column: 'phone', countryColumn: 'country', countryHint: 'GB' });
    */
   async create(params: BatchCreateParams): Promise<BatchJob> {
     return this.transport.json<BatchJob>({
@@ -270,13 +281,21 @@ export class BatchResource {
 function uploadFields(params: BatchCreateParams): Record<string, string> {
   const fields: Record<string, string> = { type: params.type };
   if (params.webhookUrl !== undefined) fields.webhook_url = params.webhookUrl;
-  const { column } = params;
-  if (typeof column === 'number' && !(Number.isInteger(column) && column >= 1))
-    throw new TypeError(`column must be a header name or a 1-based index, got ${column}`);
-  if (column !== undefined) fields.column = String(column);
+  const { column, countryColumn } = params;
+  if (column !== undefined) fields.column = columnField(column, 'column');
   if (params.header !== undefined) fields.header = String(params.header);
   if (params.fields !== undefined) fields.fields = params.fields;
+  if (params.countryHint !== undefined) fields.country_hint = params.countryHint;
+  if (countryColumn !== undefined)
+    fields.country_column = columnField(countryColumn, 'countryColumn');
   return fields;
+}
+
+/** A column as the form sends it: a header name, or a 1-based index. */
+function columnField(column: string | number, name: string): string {
+  if (typeof column === 'number' && !(Number.isInteger(column) && column >= 1))
+    throw new TypeError(`${name} must be a header name or a 1-based index, got ${column}`);
+  return String(column);
 }
 
 async function writeFile(

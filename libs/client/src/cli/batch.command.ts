@@ -12,6 +12,7 @@ import { progressView } from './progress';
 import { uploadOptions } from './upload-options';
 
 const USAGE = `usage: verity batch run FILE --type email|phone|ip [--column C] [--header true|false] [--fields spec|all]
+                        [--country CC] [--country-column C]
                         [--out FILE] [--webhook URL] [--interval S] [--timeout S]
        verity batch get ID
        verity batch download ID [--out FILE] [--interval S] [--timeout S]
@@ -22,7 +23,10 @@ phone, ip and the usual spellings) and not a valid value is a header, skipped an
 --column names the column of a multi-column CSV to validate (a header name, or a 1-based
 index); the result keeps every input column and appends the results. --header false: the
 first line is a row (default true with a name). --fields all adds the result columns the
-single calls have. --out defaults to <FILE stem>-results.csv next to FILE.`;
+single calls have. Phone jobs: --country GB parses every number written without its country
+code as a number of that country; --country-column names the column (name or 1-based index)
+holding each row's country, an empty cell falling back to --country. --out defaults to
+<FILE stem>-results.csv next to FILE.`;
 
 const WAIT_OPTIONS = {
   interval: { type: 'string' },
@@ -92,6 +96,8 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
         column: { type: 'string' },
         header: { type: 'string' },
         fields: { type: 'string' },
+        country: { type: 'string' },
+        'country-column': { type: 'string' },
         ...WAIT_OPTIONS,
       });
       if (positionals.length !== 1) throw new UsageError(USAGE);

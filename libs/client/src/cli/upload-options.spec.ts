@@ -42,4 +42,26 @@ describe('the upload options of batch run', () => {
       /--fields must be one of spec, all/,
     );
   });
+
+  it('takes --country as a code for every row and --country-column only with --column', () => {
+    assert.deepEqual(uploadOptions({ country: 'gb' }), { countryHint: 'GB' });
+    assert.deepEqual(uploadOptions({ column: 'phone', 'country-column': 'country' }), {
+      column: 'phone',
+      countryColumn: 'country',
+    });
+    assert.deepEqual(uploadOptions({ column: '2', 'country-column': '3', country: 'FR' }), {
+      column: 2,
+      countryColumn: 3,
+      countryHint: 'FR',
+    });
+    assert.throws(() => uploadOptions({ country: 'GBR' }), /--country takes an ISO 3166-1/);
+    assert.throws(
+      () => uploadOptions({ 'country-column': 'country' }),
+      /--country-column goes with --column/,
+    );
+    assert.throws(
+      () => uploadOptions({ column: 'phone', 'country-column': '0' }),
+      /--country-column 0: a column index counts from 1/,
+    );
+  });
 });
