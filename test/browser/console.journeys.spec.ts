@@ -537,6 +537,28 @@ describe('console journeys in Chromium', () => {
     assert.equal(await box.getAttribute('aria-describedby'), 'pg-hlr-note');
   });
 
+  it('the playground parses a national number with the country given, for phone and verify calls', async (t) => {
+    if (!ready(t)) return;
+    /** One call from a fresh page (no answer of the last one on screen): its JSON answer. */
+    const call = async (kind: string, phone: string, country: string | null) => {
+      await page.goto(`${base}/console/playground`);
+      await page.getByLabel('Call', { exact: true }).selectOption(kind);
+      await page.getByLabel('Phone', { exact: true }).fill(phone);
+      if (country !== null) await page.getByLabel('Country (optional)').fill(country);
+      await page.getByRole('button', { name: 'Run' }).click();
+      await page.locator('[data-verdict]').waitFor();
+      await page.getByRole('button', { name: 'Show the JSON answer' }).click();
+      return JSON.parse((await page.locator('[data-result]').textContent())!);
+    };
+    const without = await call('phone', '07400 123456', null);
+    assert.equal(without.valid, false, 'without its country the number is not valid');
+    const phone = await call('phone', '07400 123456', 'gb');
+    assert.equal(phone.valid, true);
+    assert.equal(phone.e164, '+447400123456');
+    const verify = await call('verify', '07400 123456', 'GB');
+    assert.equal(verify.phone.e164, '+447400123456');
+  });
+
   it('links the API docs in the header and serves a favicon', async (t) => {
     if (!ready(t)) return;
     await page.goto(`${base}/console/keys`);

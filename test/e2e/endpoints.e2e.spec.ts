@@ -94,6 +94,20 @@ describe('single-call endpoints (contract shapes)', () => {
     assert.equal(bad.body.e164, null);
   });
 
+  it('POST /v1/verify parses its phone with country_hint, checked as the phone call checks it', async () => {
+    const plain = await api.post('/v1/verify', { phone: '07400 123456' });
+    assert.equal(plain.status, 200);
+    assert.equal(plain.body.phone.valid, false);
+    const hinted = await api.post('/v1/verify', { phone: '07400 123456', country_hint: 'gb' });
+    assert.equal(hinted.status, 200);
+    assert.equal(hinted.body.phone.valid, true);
+    assert.equal(hinted.body.phone.e164, '+447400123456');
+    const bad = await api.post('/v1/verify', { phone: '07400 123456', country_hint: 'GBR' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'validation_error');
+    assert.match(bad.body.error.message, /country_hint/);
+  });
+
   it('POST /v1/ip/intel returns exactly IpResult', async () => {
     const res = await api.post('/v1/ip/intel', { ip: '8.8.8.8' });
     assert.equal(res.status, 200);

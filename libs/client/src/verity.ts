@@ -52,6 +52,8 @@ export interface VerifyInput {
   email?: string;
   phone?: string;
   ip?: string;
+  /** ISO 3166-1 alpha-2 country used to parse a local `phone` (`GB`). */
+  countryHint?: string;
 }
 
 interface Signal {
@@ -163,7 +165,9 @@ export class Verity {
     input: VerifyInput,
     options: Signal & { explain?: boolean } = {},
   ): Promise<VerifyResult | ExplainedVerifyResult> {
-    return this.post(options.explain ? '/v1/verify?explain=true' : '/v1/verify', input, options);
+    const { countryHint, ...values } = input;
+    const body = countryHint === undefined ? values : { ...values, country_hint: countryHint };
+    return this.post(options.explain ? '/v1/verify?explain=true' : '/v1/verify', body, options);
   }
 
   private post<T>(url: string, json: unknown, options: Signal): Promise<T> {

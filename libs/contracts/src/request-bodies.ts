@@ -27,6 +27,8 @@ export interface VerifyRequest {
   email?: string;
   phone?: string;
   ip?: string;
+  /** ISO 3166-1 alpha-2, for a `phone` without its country code. */
+  country_hint?: string;
 }
 
 /** POST /v1/keys as sent (`CreateKeyRequest` is what the server reads: `mode` defaults to live). */

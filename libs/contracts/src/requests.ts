@@ -41,6 +41,9 @@ export const verifyRequest = z
     email: emailValidateRequest.shape.email.optional(),
     phone: phoneValidateRequest.shape.phone.optional(),
     ip: ipIntelRequest.shape.ip.optional(),
+    country_hint: phoneValidateRequest.shape.country_hint.describe(
+      'Added in v1: the ISO 3166-1 alpha-2 country of `phone` when it is written without its country code, as in POST /v1/phone/validate',
+    ),
   })
   .refine((v) => v.email !== undefined || v.phone !== undefined || v.ip !== undefined, {
     message: 'at least one of email, phone or ip is required',

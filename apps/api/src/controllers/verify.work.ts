@@ -35,7 +35,11 @@ export async function runVerify(
   const phoneCheck =
     body.phone === undefined
       ? undefined
-      : engines.phone.validate({ phone: body.phone, hlr: false });
+      : engines.phone.validate({
+          phone: body.phone,
+          country_hint: body.country_hint?.toUpperCase(),
+          hlr: false,
+        });
   // The history is read while the email's DNS answer is awaited: the phone is offline.
   const observing = Promise.resolve(phoneCheck).then((phone) =>
     history.observe(

@@ -68,7 +68,7 @@ export function PlaygroundPage({ session }: PageProps) {
         )}
         {wants('phone') && (
           <>
-            <label for="pg-phone">Phone (E.164)</label>
+            <label for="pg-phone">Phone</label>
             <input
               id="pg-phone"
               name="phone"
@@ -76,6 +76,22 @@ export function PlaygroundPage({ session }: PageProps) {
               required={kind === 'phone'}
               placeholder="+14155552671"
             />
+            <label for="pg-country">Country (optional)</label>
+            <input
+              id="pg-country"
+              name="country_hint"
+              type="text"
+              maxLength={2}
+              pattern="[A-Za-z]{2}"
+              title="A two-letter ISO 3166-1 code, such as GB"
+              autocomplete="country"
+              placeholder="GB"
+              aria-describedby="pg-country-note"
+            />
+            <p class="hint" id="pg-country-note">
+              The two-letter country (ISO 3166-1) of a number written without its country code, such
+              as 07400 123456 in GB.
+            </p>
           </>
         )}
         {kind === 'phone' && (
@@ -134,7 +150,9 @@ async function call(
     case 'phone':
       return {
         kind,
-        result: await api('playgroundPhone', { body: { phone: text('phone') ?? '', hlr } }),
+        result: await api('playgroundPhone', {
+          body: { phone: text('phone') ?? '', country_hint: text('country_hint'), hlr },
+        }),
       };
     case 'ip':
       return { kind, result: await api('playgroundIp', { body: { ip: text('ip') ?? '' } }) };
@@ -143,7 +161,13 @@ async function call(
         kind,
         result: await api('playgroundVerify', {
           query: { explain: true },
-          body: { email: text('email'), phone: text('phone'), ip: text('ip') },
+          body: {
+            email: text('email'),
+            phone: text('phone'),
+            ip: text('ip'),
+            // A country without a phone number tells nothing: it is not sent.
+            country_hint: text('phone') === undefined ? undefined : text('country_hint'),
+          },
         }),
       };
   }

@@ -28,7 +28,8 @@ export const CLIENT_HELP = `  ping                                        check 
   email ADDRESS                               validate an email address (1 credit)
   phone NUMBER [--country GB] [--hlr]         validate a phone number (1 credit; 5 with --hlr)
   ip ADDRESS                                  IP intelligence (1 credit)
-  verify [--email E] [--phone P] [--ip I] [--explain]   combined fraud check (3 credits); its
+  verify [--email E] [--phone P [--country GB]] [--ip I] [--explain]
+                                              combined fraud check (3 credits); its
                                               request_id reports the outcome later
   feedback REQUEST_ID --outcome fraud|legitimate
                                               how a verify call turned out (free): later scores
@@ -44,6 +45,9 @@ export const CLIENT_HELP = `  ping                                        check 
     [--column C] [--header true|false]        a multi-column CSV: the column to validate (header
                                               name or 1-based index); every input column is kept
     [--fields all]                            also the result columns the single calls have
+    [--country GB] [--country-column C]       phone jobs: the country of numbers written without
+                                              their country code, for every row or (with
+                                              --column) per row from a column of the file
   batch get ID                                a batch job's state
   batch download ID [--out FILE]              wait for a job (if needed) and download its result
   batch list [--status S] [--limit N] [--all] the account's jobs, newest first, a page at a time
@@ -96,12 +100,20 @@ async function dispatch(command: ClientCommand, argv: string[]): Promise<void> {
         email: { type: 'string' },
         phone: { type: 'string' },
         ip: { type: 'string' },
+        country: { type: 'string' },
         explain: { type: 'boolean', default: false },
       });
       if (positionals.length > 0 || (!values.email && !values.phone && !values.ip))
-        throw new UsageError('usage: verity verify [--email E] [--phone P] [--ip I] [--explain]');
+        throw new UsageError(
+          'usage: verity verify [--email E] [--phone P [--country GB]] [--ip I] [--explain]',
+        );
       const { verity, json } = connect(values);
-      const input = { email: values.email, phone: values.phone, ip: values.ip };
+      const input = {
+        email: values.email,
+        phone: values.phone,
+        ip: values.ip,
+        countryHint: values.country,
+      };
       return printResult(await verity.verify(input, { explain: values.explain }), json);
     }
     case 'feedback':
