@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { Client } from 'pg';
-import { encodeCell } from '@verity/batch';
+import { encodeCell, recordCells } from '@verity/batch';
 import { download, postBatch, waitForJob, type BatchField } from '../e2e/batch-helpers';
 import { distributedSuite, startCluster, type Cluster } from './cluster';
 
@@ -20,13 +20,35 @@ function contacts(): { header: string; lines: string[]; phones: string[] } {
   return { header: 'name,"Mobile phone",note', lines, phones };
 }
 
+/**
+ * Leads with a country column: a GB mobile with its code in the cell, a FR mobile, a GB mobile
+ * with an empty cell (the job's country_hint), a GB mobile whose cell is no country; each row's
+ * expected `valid` and `e164`.
+ */
+function leads(): { lines: string[]; expected: [string, string][] } {
+  const kinds: [string, string, string, string][] = [
+    ['07400 123456', 'GB', 'true', '+447400123456'],
+    ['06 12 34 56 78', 'fr', 'true', '+33612345678'],
+    ['07400 123456', '', 'true', '+447400123456'],
+    ['07400 123456', 'Britain', 'false', ''],
+  ];
+  const lines: string[] = [];
+  const expected: [string, string][] = [];
+  for (let i = 0; i < ROWS; i++) {
+    const [phone, country, valid, e164] = kinds[i % kinds.length];
+    lines.push(`"Lead, ${i}",${phone},${country}`);
+    expected.push([valid, e164]);
+  }
+  return { lines, expected };
+}
+
 async function run(cluster: Cluster, fields: BatchField[]) {
   const created = await postBatch(cluster.client, cluster.apiKey, fields);
   assert.equal(created.status, 202, JSON.stringify(created.body));
   const done = (await waitForJob(cluster.client, created.body.id, 180_000)).at(-1)!.body;
   assert.equal(done.status, 'done', JSON.stringify(done));
   assert.equal(done.processed_rows, ROWS);
-  return { id: created.body.id as string, text: (await download(done.result_url)).text };
+  return { id: created.body.id as string, done, text: (await download(done.result_url)).text };
 }
 
 distributedSuite(
@@ -35,7 +57,7 @@ distributedSuite(
     let cluster: Cluster;
 
     before(async () => {
-      cluster = await startCluster('columns', { credits: 2 * ROWS });
+      cluster = await startCluster('columns', { credits: 3 * ROWS });
       cluster.scorers.push(await cluster.startWorker('scorer', 'scorer-a'));
       cluster.scorers.push(await cluster.startWorker('scorer', 'scorer-b'));
     });
@@ -84,6 +106,31 @@ distributedSuite(
       } finally {
         await pg.end();
       }
+    });
+
+    it("carries a phone job's country_hint and country_column to the scorers: each row parsed with its country", async () => {
+      const { lines, expected } = leads();
+      const { done, text } = await run(cluster, [
+        ['type', 'phone'],
+        ['column', 'phone'],
+        ['country_column', 'country'],
+        ['country_hint', 'GB'],
+        ['file', `name,phone,country\n${lines.join('\n')}\n`],
+      ]);
+      assert.equal(done.country_hint, 'GB');
+      assert.equal(done.country_column, 3);
+      const out = text.trimEnd().split('\n');
+      assert.equal(
+        out[0],
+        'name,phone,country,valid,e164,verity_country,line_type,carrier,score,credits_used',
+      );
+      assert.equal(out.length, ROWS + 1);
+      const got = out.slice(1).map((line, i) => {
+        assert.ok(line.startsWith(`${lines[i]},`), line);
+        const cells = recordCells(line);
+        return [cells[3], cells[4]];
+      });
+      assert.deepEqual(got, expected);
     });
   },
 );

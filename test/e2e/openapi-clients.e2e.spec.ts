@@ -175,6 +175,15 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
     assert.deepEqual(form.properties.type.enum, ['email', 'phone', 'ip']);
     assert.equal(form.properties.file.format, 'binary');
     assert.equal(form.properties.webhook_url.type, 'string');
+    // A phone job's country: text form fields, shown on the job when it has them.
+    for (const field of ['country_hint', 'country_column']) {
+      assert.equal(form.properties[field].type, 'string', field);
+      assert.match(form.properties[field].description, /phone jobs/, field);
+    }
+    assert.equal(schemas.BatchJob.properties.country_hint.type, 'string');
+    assert.equal(schemas.BatchJob.properties.country_column.type, 'integer');
+    assert.ok(!schemas.BatchJob.required.includes('country_hint'));
+    assert.equal(schemas.VerifyRequest.properties.country_hint.type, 'string');
     // Always present but not `required`: okhttp-gson clients of OpenAPI Generator 7.10.0 fail
     // on a required object that is null (docs/api.md).
     assert.ok(!schemas.PhoneResult.required.includes('hlr'));

@@ -74,6 +74,16 @@ public final class VerityFlow {
     throw new IllegalStateException("expected " + status + " " + code + ", the call succeeded");
   }
 
+  /** Polls the job until it is done (a failed job fails the flow). */
+  private static BatchJob finished(BatchApi batch, BatchJob job) throws Exception {
+    for (int poll = 0; poll < 600 && job.getStatus() != BatchJob.StatusEnum.DONE; poll++) {
+      check(job.getStatus() != BatchJob.StatusEnum.FAILED, "job failed: " + job.getError());
+      Thread.sleep(100);
+      job = batch.getBatch(job.getId());
+    }
+    return job;
+  }
+
   private static ApiClient keyed(String apiKey) {
     ApiClient client = new ApiClient();
     ((ApiKeyAuth) client.getAuthentication("ApiKey")).setApiKey(apiKey);
@@ -180,14 +190,11 @@ public final class VerityFlow {
     csv.deleteOnExit();
     String[] rows = {"jane.doe@example.com", "not an email", "temp@mailinator.com"};
     Files.writeString(csv.toPath(), String.join("\n", rows) + "\n", StandardCharsets.UTF_8);
-    BatchJob job = batch.createBatch("email", csv, null, null, null, null, null, null);
+    BatchJob job =
+        batch.createBatch("email", csv, null, null, null, null, null, null, null, null);
     check(job.getStatus() == BatchJob.StatusEnum.QUEUED && job.getTotalRows() == 3L, "queued");
     step("createBatch", job.getId() + " " + job.getStatus() + " " + job.getTotalRows() + " rows");
-    for (int poll = 0; poll < 600 && job.getStatus() != BatchJob.StatusEnum.DONE; poll++) {
-      check(job.getStatus() != BatchJob.StatusEnum.FAILED, "job failed: " + job.getError());
-      Thread.sleep(100);
-      job = batch.getBatch(job.getId());
-    }
+    job = finished(batch, job);
     check(job.getStatus() == BatchJob.StatusEnum.DONE && job.getResultUrl() != null, "done");
     step("getBatch", job.getStatus() + " " + job.getProcessedRows() + "/" + job.getTotalRows());
     String sig = URI.create(job.getResultUrl()).getQuery().replaceFirst("^sig=", "");
@@ -212,6 +219,36 @@ public final class VerityFlow {
     step("listBatches", jobId + " " + page.getData().get(0).getFileName());
     String late = failure(422, "unprocessable", () -> batch.cancelBatch(jobId));
     step("cancelBatch", late + " (a done job)");
+
+    // A phone list with its country: country_hint for every row, country_column for each row.
+    File leads = File.createTempFile("verity-leads-", ".csv");
+    leads.deleteOnExit();
+    Files.writeString(
+        leads.toPath(),
+        "name,phone,country\nAnn,06 12 34 56 78,FR\nBo,07400 123456,\n",
+        StandardCharsets.UTF_8);
+    BatchJob phoneJob =
+        batch.createBatch(
+            "phone", leads, null, null, "phone", null, null, null, "GB", "country");
+    check(
+        "GB".equals(phoneJob.getCountryHint()) && phoneJob.getCountryColumn() == 3L,
+        "the country fields");
+    phoneJob = finished(batch, phoneJob);
+    String phoneSig = URI.create(phoneJob.getResultUrl()).getQuery().replaceFirst("^sig=", "");
+    String[] phoneLines =
+        batch.downloadBatchResult(phoneJob.getId(), phoneSig).strip().split("\n");
+    check(
+        phoneLines.length == 3
+            && phoneLines[1].split(",")[3].equals("true")
+            && phoneLines[2].split(",")[3].equals("true"),
+        "each number valid with its country");
+    step(
+        "createBatch",
+        phoneJob.getId()
+            + " country_hint "
+            + phoneJob.getCountryHint()
+            + " column "
+            + phoneJob.getCountryColumn());
 
     System.out.println("{\"operations\":[\"" + String.join("\",\"", CALLED) + "\"]}");
   }

@@ -51,6 +51,16 @@ async function failure(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls the job until it is done (a failed job fails the flow). */
+async function finished(batch: BatchApi, job: BatchJob): Promise<BatchJob> {
+  for (let poll = 0; poll < 600 && job.status !== BatchJobStatusEnum.Done; poll++) {
+    check(job.status !== BatchJobStatusEnum.Failed, `job failed: ${job.error?.message}`);
+    await sleep(100);
+    job = await batch.getBatch({ jobId: job.id });
+  }
+  return job;
+}
+
 async function main(adminToken: string): Promise<void> {
   const admin = new AdminApi(new Configuration({ accessToken: adminToken }));
   const account = await admin.createAccount({
@@ -150,11 +160,7 @@ async function main(adminToken: string): Promise<void> {
   let job: BatchJob = await batch.createBatch({ type: CreateBatchTypeEnum.Email, file });
   check(job.status === BatchJobStatusEnum.Queued && job.totalRows === 3, 'a queued job');
   step('createBatch', `${job.id} ${job.status} ${job.totalRows} rows`);
-  for (let poll = 0; poll < 600 && job.status !== BatchJobStatusEnum.Done; poll++) {
-    check(job.status !== BatchJobStatusEnum.Failed, `job failed: ${job.error?.message}`);
-    await sleep(100);
-    job = await batch.getBatch({ jobId: job.id });
-  }
+  job = await finished(batch, job);
   check(job.status === BatchJobStatusEnum.Done && job.resultUrl != null, 'a done job');
   step('getBatch', `${job.status} ${job.processedRows}/${job.totalRows}`);
   const sig = new URL(job.resultUrl!).searchParams.get('sig') ?? '';
@@ -179,6 +185,32 @@ async function main(adminToken: string): Promise<void> {
   step('listBatches', `${page.data[0].id} ${page.data[0].status} ${page.data[0].fileName}`);
   const late = await failure(422, 'unprocessable', () => batch.cancelBatch({ jobId: job.id }));
   step('cancelBatch', `${late} (a done job)`);
+
+  // A phone list with its country: country_hint for every row, country_column for each row.
+  const leads = new Blob(['name,phone,country\nAnn,06 12 34 56 78,FR\nBo,07400 123456,\n'], {
+    type: 'text/csv',
+  });
+  let phoneJob = await batch.createBatch({
+    type: CreateBatchTypeEnum.Phone,
+    file: leads,
+    column: 'phone',
+    countryHint: 'GB',
+    countryColumn: 'country',
+  });
+  check(phoneJob.countryHint === 'GB' && phoneJob.countryColumn === 3, 'the country fields');
+  phoneJob = await finished(batch, phoneJob);
+  const phoneSig = new URL(phoneJob.resultUrl!).searchParams.get('sig') ?? '';
+  const phoneCsv = await batch.downloadBatchResult({ jobId: phoneJob.id, sig: phoneSig });
+  const valid = phoneCsv
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(',')[3]);
+  check(valid.join() === 'true,true', 'each number valid with its country');
+  step(
+    'createBatch',
+    `${phoneJob.id} country_hint ${phoneJob.countryHint} column ${phoneJob.countryColumn}`,
+  );
 
   console.log(JSON.stringify({ operations: [...called].sort() }));
 }
