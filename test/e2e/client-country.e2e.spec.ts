@@ -83,7 +83,7 @@ describe('phone batches with their country through @verity/client and verity bat
     assert.equal((await verity.ping()).credits_remaining, 97);
   });
 
-  it('CLI: batch run --country, and --country-column with --column', async () => {
+  it('CLI: batch run --country, and --country-column with --column; verify --country', async () => {
     const { env, verity } = await account();
     const hinted = await cli(
       [
@@ -144,9 +144,15 @@ describe('phone batches with their country through @verity/client and verity bat
     );
     assert.equal(refused.code, 3, refused.stderr);
     assert.match(refused.stderr, /country_hint must be an ISO 3166-1 alpha-2 code/);
+    const verified = await cli(
+      ['verify', '--phone', '07400 123456', '--country', 'GB', '--json'],
+      env,
+    );
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.equal(JSON.parse(verified.stdout).phone.e164, '+447400123456');
     const help = await cli(['batch'], env);
     for (const words of ['--country CC', '--country-column C'])
       assert.ok(help.stderr.includes(words), `${words}: ${help.stderr}`);
-    assert.equal((await verity.ping()).credits_remaining, 95);
+    assert.equal((await verity.ping()).credits_remaining, 92);
   });
 });
