@@ -283,4 +283,34 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     await page.locator(`tr[data-job="${jobId}"][data-status="done"]`).waitFor();
     await close();
   });
+
+  it('uploads a phone list with a country column and a country for the rest; every national number is valid', async (t) => {
+    if (!ready(t)) return;
+    const { page, apiKey, close } = await onBatchPage(1_000, 'country@batch-journey.test');
+    await page.getByLabel('Type').selectOption('email');
+    assert.equal(await page.getByLabel(/^Country/).count(), 0, 'no country fields for email');
+    await page.getByLabel('Type').selectOption('phone');
+    const records = ['Ann,07400 123456,', 'Bo,06 12 34 56 78,FR'];
+    await page.getByLabel(/^Column/).fill('phone');
+    await page.getByLabel(/^Country \(optional/).fill('gb');
+    await page.getByLabel(/^Country column/).fill('country');
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'leads.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`name,phone,country\n${records.join('\n')}\n`),
+    });
+    await page.getByRole('button', { name: 'Start job' }).click();
+    await page.getByRole('status').filter({ hasText: 'created with 2 rows' }).waitFor();
+    const jobId = (await page.locator('tr[data-job]').first().getAttribute('data-job'))!;
+    const final = (await waitForJob(stack.client.withKey(apiKey), jobId)).at(-1)!.body;
+    assert.equal(final.status, 'done');
+    assert.equal(final.country_hint, 'GB');
+    assert.equal(final.country_column, 3);
+    const lines = (await (await fetch(final.result_url)).text()).trimEnd().split('\n');
+    assert.deepEqual(
+      lines.slice(1).map((line) => line.split(',')[3]),
+      ['true', 'true'],
+    );
+    await close();
+  });
 });

@@ -16,6 +16,7 @@ const FILTERS: { value: StatusFilter; label: string }[] = [
 ];
 
 export function BatchPage() {
+  const [type, setType] = useState<ConsoleBatchJob['type']>('email');
   const [status, setStatus] = useState<StatusFilter>('');
   const jobs = useJobList(status);
   const [error, setError] = useState<unknown>(null);
@@ -50,6 +51,11 @@ export function BatchPage() {
     const column = field(data, 'column').trim();
     if (column) body.append('column', column);
     if (field(data, 'fields') === 'all') body.append('fields', 'all');
+    // Phone only: the form shows these fields for a phone job alone.
+    for (const name of ['country_hint', 'country_column']) {
+      const value = field(data, name).trim();
+      if (value) body.append(name, value);
+    }
     body.append('file', data.get('file') as File);
     setBusy(true);
     setError(null);
@@ -77,7 +83,13 @@ export function BatchPage() {
         </p>
         <form class="stack" onSubmit={(e) => void upload(e)}>
           <label for="batch-type">Type</label>
-          <select id="batch-type" name="type" required>
+          <select
+            id="batch-type"
+            name="type"
+            required
+            value={type}
+            onChange={(e) => setType(e.currentTarget.value as ConsoleBatchJob['type'])}
+          >
             <option value="email">Email</option>
             <option value="phone">Phone</option>
             <option value="ip">IP</option>
@@ -86,6 +98,31 @@ export function BatchPage() {
           <input id="batch-file" name="file" type="file" accept=".csv,text/csv" required />
           <label for="batch-column">Column (optional, for a file with several columns)</label>
           <input id="batch-column" name="column" type="text" placeholder="email, or 2" />
+          {type === 'phone' && (
+            <>
+              <label for="batch-country">
+                Country (optional, for numbers without their country code)
+              </label>
+              <input
+                id="batch-country"
+                name="country_hint"
+                type="text"
+                maxLength={2}
+                pattern="[A-Za-z]{2}"
+                title="A two-letter ISO 3166-1 code, such as GB"
+                placeholder="GB"
+              />
+              <label for="batch-country-column">
+                Country column (optional, with Column: each row's country)
+              </label>
+              <input
+                id="batch-country-column"
+                name="country_column"
+                type="text"
+                placeholder="country, or 3"
+              />
+            </>
+          )}
           <label for="batch-fields">Result columns</label>
           <select id="batch-fields" name="fields">
             <option value="spec">Standard</option>
