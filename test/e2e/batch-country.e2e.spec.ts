@@ -244,6 +244,16 @@ describe('phone batches with their country: country_hint and country_column (emb
       [
         [
           ['type', 'phone'],
+          ['column', '2'],
+          ['country_column', 'country'],
+          ['file', `${CRM_ROWS.join('\n')}\n`],
+        ],
+        422,
+        /^country_column "country" is a header name, but the file has no header line \(give a 1-based index\)$/,
+      ],
+      [
+        [
+          ['type', 'phone'],
           ['column', 'phone'],
           ['country_column', '4'],
           ['file', CRM],

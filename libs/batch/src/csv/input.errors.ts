@@ -100,10 +100,7 @@ function listed(names: readonly string[]): string {
 }
 
 export function noSuchColumn(name: string, header: readonly string[], line: number): VerityError {
-  return new VerityError(
-    'unprocessable',
-    `line ${line}: no column named ${JSON.stringify(name)} in the header (columns: ${listed(header)})`,
-  );
+  return new VerityError('unprocessable', `line ${line}: ${noSuchColumnText(name, header)}`);
 }
 
 export function ambiguousColumn(
@@ -111,8 +108,44 @@ export function ambiguousColumn(
   matches: readonly string[],
   line: number,
 ): VerityError {
+  return new VerityError('unprocessable', `line ${line}: ${ambiguousColumnText(name, matches)}`);
+}
+
+/**
+ * A further column named by a form field (`country_column`) that no header cell matches
+ * (`matches` empty), or several do: the messages above, after the field's name.
+ */
+export function fieldColumnError(
+  field: string,
+  name: string,
+  header: readonly string[],
+  matches: readonly string[],
+): VerityError {
+  const text =
+    matches.length === 0 ? noSuchColumnText(name, header) : ambiguousColumnText(name, matches);
+  return new VerityError('unprocessable', `${field}: ${text}`);
+}
+
+/** A further column by index (0-based here, 1-based in the message) past the last column. */
+export function fieldColumnPastEnd(field: string, index: number, width: number): VerityError {
   return new VerityError(
     'unprocessable',
-    `line ${line}: the header has several columns named ${JSON.stringify(name)}: ${listed(matches)}`,
+    `${field} ${index + 1} is past the last column (the file has ${width})`,
   );
+}
+
+/** A further column by name in a file without a header line. */
+export function fieldColumnWithoutHeader(field: string, name: string): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `${field} ${JSON.stringify(name)} is a header name, but the file has no header line (give a 1-based index)`,
+  );
+}
+
+function noSuchColumnText(name: string, header: readonly string[]): string {
+  return `no column named ${JSON.stringify(name)} in the header (columns: ${listed(header)})`;
+}
+
+function ambiguousColumnText(name: string, matches: readonly string[]): string {
+  return `the header has several columns named ${JSON.stringify(name)}: ${listed(matches)}`;
 }

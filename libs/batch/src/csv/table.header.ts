@@ -1,6 +1,12 @@
 import { isHeaderName } from './header.names';
-import { ambiguousColumn, columnPastEnd, noSuchColumn } from './input.errors';
-import { VerityError } from '@verity/common';
+import {
+  ambiguousColumn,
+  columnPastEnd,
+  fieldColumnError,
+  fieldColumnPastEnd,
+  fieldColumnWithoutHeader,
+  noSuchColumn,
+} from './input.errors';
 import type { TableColumn, TableFormat, TableInput } from './table.format';
 
 // The first record of a multi-column file: its cells, the column they point to, and whether it
@@ -105,31 +111,18 @@ function namedCells(name: string, cells: readonly string[]): number[] {
 export function resolveColumn(column: TableColumn, input: TableInput, field: string): number {
   if ('index' in column) {
     if (column.index < input.width) return column.index;
-    throw new VerityError(
-      'unprocessable',
-      `${field} ${column.index + 1} is past the last column (the file has ${input.width})`,
-    );
+    throw fieldColumnPastEnd(field, column.index, input.width);
   }
-  const name = JSON.stringify(column.name);
-  if (input.header === null) {
-    throw new VerityError(
-      'unprocessable',
-      `${field} ${name} is a header name, but the file has no header line (give a 1-based index)`,
-    );
-  }
+  if (input.header === null) throw fieldColumnWithoutHeader(field, column.name);
   const cells = recordCells(input.header);
   const found = namedCells(column.name, cells);
   if (found.length === 1) return found[0];
-  // The reader's messages, for the header line, without its line number.
-  const refusal =
-    found.length === 0
-      ? noSuchColumn(column.name, cells, 1)
-      : ambiguousColumn(
-          column.name,
-          found.map((index) => cells[index]),
-          1,
-        );
-  throw new VerityError('unprocessable', `${field}: ${refusal.message.replace(/^line 1: /, '')}`);
+  throw fieldColumnError(
+    field,
+    column.name,
+    cells,
+    found.map((index) => cells[index]),
+  );
 }
 
 function matches(cells: readonly string[], test: (cell: string) => boolean): number[] {
