@@ -28,7 +28,7 @@ import {
   type RowBus,
   type Subscription,
 } from '@verity/ports';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { SMTP_CONFIG, type SmtpConfig, BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { ENGINES, METRICS, TEST_ENGINES, type Engines } from '@verity/platform';
 import { scoreChunk, type ProbedLines } from './chunk.scorer';
@@ -88,7 +88,8 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(ENGINES) private readonly engines: Engines,
     @Inject(TEST_ENGINES) private readonly testEngines: Engines,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
+    @Inject(SMTP_CONFIG) smtp: SmtpConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {
@@ -98,7 +99,7 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
       log: this.log,
       metrics,
     });
-    this.retryWindow = new SmtpRetryWindow(config, lifecycle, blobs, bus, names);
+    this.retryWindow = new SmtpRetryWindow({ ...smtp, ...config }, lifecycle, blobs, bus, names);
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -30,7 +30,7 @@ import {
   type RowBus,
 } from '@verity/ports';
 import { counted, VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { BatchJobError } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
@@ -100,7 +100,7 @@ export class SplitterService implements OnApplicationBootstrap {
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {
