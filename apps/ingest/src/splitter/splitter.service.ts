@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   BATCH_NAMES,
   type BatchNames,
@@ -16,7 +16,7 @@ import {
   type RowChunk,
   BatchOutages,
   JobLifecycle,
-  type OutageWatch,
+  WorkerService,
 } from '@verity/batch';
 import {
   BLOB_STORE,
@@ -89,10 +89,7 @@ function chunksOf(
  * resumes from the split checkpoint (docs/batch.md, "Recovery").
  */
 @Injectable()
-export class SplitterService implements OnApplicationBootstrap {
-  private readonly log = new Logger('Splitter');
-  private readonly outage: OutageWatch;
-
+export class SplitterService extends WorkerService implements OnApplicationBootstrap {
   constructor(
     private readonly repository: BatchJobRepository,
     private readonly lifecycle: JobLifecycle,
@@ -102,14 +99,9 @@ export class SplitterService implements OnApplicationBootstrap {
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
-    @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
+    @Optional() @Inject(METRICS) metrics: VerityMetrics | null = null,
   ) {
-    this.outage = outages.watch({
-      worker: 'splitter',
-      budgetMs: config.BATCH_OUTAGE_BUDGET_MS,
-      log: this.log,
-      metrics,
-    });
+    super('splitter', outages, config.BATCH_OUTAGE_BUDGET_MS, metrics);
   }
 
   async onApplicationBootstrap(): Promise<void> {
