@@ -16,6 +16,7 @@ import {
   type RowChunk,
   BatchOutages,
   JobLifecycle,
+  InputRefusal,
   WorkerService,
 } from '@verity/batch';
 import {
@@ -29,7 +30,7 @@ import {
   type QueuedJob,
   type RowBus,
 } from '@verity/ports';
-import { counted, VerityError } from '@verity/common';
+import { counted } from '@verity/common';
 import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { BatchJobError } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
@@ -121,7 +122,7 @@ export class SplitterService extends WorkerService implements OnApplicationBoots
       await this.outage.run(() => this.split(job.payload.jobId, job.payload.recovery === true));
     } catch (error) {
       // A file the reader refuses (one that skipped the upload) is refused on every try: fail now.
-      if (error instanceof VerityError && error.code === 'unprocessable') {
+      if (error instanceof InputRefusal) {
         await this.failJob(job.payload.jobId, `input file cannot be split: ${error.message}`, {
           code: 'unprocessable',
           message: `the file cannot be split: ${error.message}`,
