@@ -52,7 +52,7 @@ interface ReceivedUpload {
   sha256: string | null;
   /** The format fields as sent (for the request hash). */
   form: FormatFields;
-  /** A multi-column file's resolved format; null for the spec's single-column file. */
+  /** A multi-column file's resolved format; null for a single-column file. */
   input: NewJobInput | null;
   resultFields: BatchResultFields;
   /** The job asks mail servers about its addresses (`smtp`). */
