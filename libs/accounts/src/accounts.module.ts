@@ -17,7 +17,10 @@ import { LedgerRepository } from './ledger.repository';
 import { NotificationListener } from './notification.listener';
 import { UsageRepository } from './usage.repository';
 
-/** Accounts, keys and credits. Needs a DataSource and the config (CORE_CONFIG, CONSOLE_CONFIG, CREDITS_CONFIG) from the host module. */
+/**
+ * Accounts, keys and credits. Needs a DataSource and the config (CORE_CONFIG, CONSOLE_CONFIG,
+ * CREDITS_CONFIG) from the host module.
+ */
 @Module({
   providers: [
     AccountRepository,

@@ -6,7 +6,10 @@ import type { VerityMetrics } from '@verity/observability';
 import { HealthRegistry } from './health/health.registry';
 import { LOGGER, METRICS } from './tokens';
 
-/** What every deployable shares: the validated config (whole and by section), the database and the metrics registry. */
+/**
+ * What every deployable shares: the validated config (whole and by section), the database and
+ * the metrics registry.
+ */
 export interface CoreResources {
   config: AppConfig;
   dataSource: DataSource;

@@ -77,10 +77,10 @@ class BatchPortsHealth implements OnModuleInit {
 }
 
 /**
- * Provides ROW_BUS, JOB_QUEUE and BLOB_STORE, chosen from BATCH_CONFIG and CORE_CONFIG (which the
- * host module must provide). Bull queues are created by the adapter, not @nestjs/bull: the backend is
- * chosen from the injected config at runtime, while BullModule must be imported statically
- * and would open Redis connections even with JOB_QUEUE=memory.
+ * Provides ROW_BUS, JOB_QUEUE and BLOB_STORE, chosen from BATCH_CONFIG and CORE_CONFIG (which
+ * the host module must provide). Bull queues are created by the adapter, not @nestjs/bull: the
+ * backend is chosen from the injected config at runtime, while BullModule must be imported
+ * statically and would open Redis connections even with JOB_QUEUE=memory.
  */
 @Module({})
 export class BatchPortsModule {
