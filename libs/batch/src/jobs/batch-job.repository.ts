@@ -9,7 +9,7 @@ import {
 } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
 import { managerOf, type Db } from './batch-jobs.db';
-import { LIVE_STATUSES, RUNNING_STATUSES } from './job-states';
+import { LIVE_STATUSES, RUNNING_STATUSES, targetOf } from './job-states';
 import { statusIn } from './job-status.sql';
 
 /** A scorer's report that chunk `chunkNo` of `jobId` (`rows` rows) is stored. */
@@ -223,6 +223,11 @@ export class BatchJobRepository {
       where: { jobId, chunkNo: MoreThanOrEqual(fromChunk) },
     });
     return new Set(chunks.map((c) => c.chunkNo));
+  }
+
+  /** Notes the partial result file of a failed job (the end effect that wrote it). */
+  async recordPartial(jobId: string, key: string): Promise<void> {
+    await this.jobs().update({ id: jobId, status: targetOf('fail') }, { partialKey: key });
   }
 
   /** Records how many chunks the split produced. Null unless the job is processing. */

@@ -1,17 +1,26 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
+import {
+  BLOB_STORE,
+  BlobNotFoundError,
+  JOB_QUEUE,
+  type BlobStore,
+  type JobQueue,
+} from '@verity/ports';
 import { enqueueWebhook } from '../../webhooks/webhook.queue';
 import type { BatchJobRecord } from '../batch-job.record';
+import { BatchJobRepository } from '../batch-job.repository';
 import {
   BATCH_NAMES,
+  partialKey,
   partsPrefix,
-  resultsPrefix,
+  resultKey,
   webhookJobId,
   type BatchNames,
 } from '../batch-names';
 import { BatchProgressRepository } from '../batch-progress.repository';
 import type { EndStatus } from '../job-states';
+import { resultFile, resultFileFormat } from '../result-file';
 
 /** A job that has ended. */
 export type EndedJob = BatchJobRecord & { status: EndStatus };
@@ -21,6 +30,9 @@ export interface EndEffectTools {
   blobs: BlobStore;
   queue: JobQueue;
   progress: BatchProgressRepository;
+  /** The recorded chunks, and where the partial result file is noted. */
+  jobs: BatchJobRepository;
+  log: Logger;
   config: AppConfig;
   names: BatchNames;
 }
@@ -33,6 +45,30 @@ export type EndEffect = {
   readonly [S in EndStatus]: (job: EndedJob, tools: EndEffectTools) => Promise<void>;
 };
 
+/**
+ * A failed job's scored rows as a file of their own (docs/batch.md, "Partial results"): the
+ * parts of its recorded chunks — the rows it stays charged for, frozen by the failure — in
+ * input order under the result file's header, written before the parts are deleted and then
+ * noted on the job (`partial_result_url`). A re-run writes the same bytes; one that finds the
+ * parts gone finds the file noted by the run that deleted them.
+ */
+const keepScoredRows = async (job: EndedJob, t: EndEffectTools): Promise<void> => {
+  if (job.partialKey !== null || job.processedRows === 0) return;
+  const chunks = [...(await t.jobs.recordedChunksFrom(job.id, 0))].sort((a, b) => a - b);
+  const key = partialKey(job.id);
+  try {
+    await t.blobs.upload(key, resultFile(t.blobs, job.id, resultFileFormat(job), chunks));
+  } catch (error) {
+    if (!(error instanceof BlobNotFoundError)) throw error;
+    if ((await t.jobs.findForWorker(job.id))?.partialKey == null) {
+      // A recorded chunk's part is gone and no run kept the rows: there is nothing to deliver,
+      // and holding back the other effects (the upload, the webhook) would not bring it back.
+      t.log.error(`job ${job.id}: a scored part is missing, no partial result file`);
+    }
+    return;
+  }
+  await t.jobs.recordPartial(job.id, key);
+};
 const dropUpload = (job: EndedJob, t: EndEffectTools) => t.blobs.delete(job.uploadKey);
 const forgetProgress = (job: EndedJob, t: EndEffectTools) => t.progress.forget(job.id);
 /** The webhook's queue job id derives from the job id: a repeat within the dedupe window is a no-op. */
@@ -44,17 +80,22 @@ const notify = async (job: EndedJob, t: EndEffectTools): Promise<void> => {
 /**
  * Every end effect, run in this order after every end, whoever ended the job (JobLifecycle).
  * Keyed by the end statuses: a new end status is a compile error here until every effect says
- * what it does then; a new effect (a job summary, a partial result file) is one more entry,
+ * what it does then; a new effect (a job summary) is one more entry,
  * which must say what it does after each end.
  */
 export const END_EFFECTS = {
+  /** A failed job's scored rows (`keepScoredRows`); a done job has its result file. */
+  partial: { done: () => Promise.resolve(), failed: keepScoredRows },
   /**
    * The chunk parts, and the SMTP retry window's held lines under them. A failed job keeps
-   * nothing of its result: an assembly that a cancel cut short may have written the file.
+   * only its partial file: an assembly that a cancel cut short may have written the result.
    */
   results: {
     done: (job, t) => t.blobs.deletePrefix(partsPrefix(job.id)),
-    failed: (job, t) => t.blobs.deletePrefix(resultsPrefix(job.id)),
+    failed: async (job, t) => {
+      await t.blobs.deletePrefix(partsPrefix(job.id));
+      await t.blobs.delete(resultKey(job.id));
+    },
   },
   upload: { done: dropUpload, failed: dropUpload },
   /** The chunks' running counts (the job's progress_rows stays). */
@@ -70,12 +111,13 @@ export class JobEndEffects {
 
   constructor(
     progress: BatchProgressRepository,
+    jobs: BatchJobRepository,
     @Inject(BLOB_STORE) blobs: BlobStore,
     @Inject(JOB_QUEUE) queue: JobQueue,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(BATCH_NAMES) names: BatchNames,
   ) {
-    this.tools = { blobs, queue, progress, config, names };
+    this.tools = { blobs, queue, progress, jobs, config, names, log: this.log };
   }
 
   async run(job: EndedJob): Promise<void> {

@@ -13,14 +13,12 @@ import { JobTransactions, type CreatedJob } from './job-transactions';
 /** How long after a cancel a repeated DELETE runs the end effects again (see `cancel`). */
 const CANCEL_FOLLOW_UP_MS = 3_600_000;
 
+/** Failures say why; `fail` adds what was refunded (JobTransactions.fail). */
 const INTERNAL: BatchJobError = {
   code: 'internal_error',
-  message: 'the job could not be processed; unprocessed rows were refunded',
+  message: 'the job could not be processed',
 };
-const CANCELLED: BatchJobError = {
-  code: 'cancelled',
-  message: 'the job was cancelled; unprocessed rows were refunded',
-};
+const CANCELLED: BatchJobError = { code: 'cancelled', message: 'the job was cancelled' };
 
 /**
  * The one door of a batch job's life (docs/batch.md, "Job lifecycle"): every change of status
@@ -111,7 +109,7 @@ export class JobLifecycle {
 
   /**
    * DELETE /v1/batch/{jobId}: a queued or processing job of the tenant → failed with
-   * `error.code` cancelled (`fail`). Idempotent: a job already cancelled comes back as it is,
+   * `error.code` cancelled (`fail`), answered once its end effects ran (its partial file). Idempotent: a job already cancelled comes back as it is,
    * refunded once; a repeat within CANCEL_FOLLOW_UP_MS runs the end effects again (a first
    * call that failed after its commit left them undone; each is idempotent, and the webhook's
    * enqueue is deduplicated for longer than that). 404 for an unknown job or another tenant's
@@ -121,7 +119,8 @@ export class JobLifecycle {
     const job = await this.jobs.findForAccount(accountId, mode, jobId);
     if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
     const cancelled = await this.fail(jobId, 'cancelled by the account', CANCELLED);
-    if (cancelled) return cancelled;
+    // Read again after the end effects: the answer carries the partial file they noted.
+    if (cancelled) return (await this.jobs.findForAccount(accountId, mode, jobId)) ?? cancelled;
     // It had ended, maybe a moment ago: answer from its final row.
     const ended = (await this.jobs.findForAccount(accountId, mode, jobId)) ?? job;
     if (ended.status === 'failed' && ended.failureCode === 'cancelled') {

@@ -74,8 +74,9 @@ export class JobTransactions {
 
   /**
    * → failed, refunding the rows no recorded chunk holds (counted under the job's row lock,
-   * which chunk recording takes too, so no chunk is recorded after this). Null if the job had
-   * ended (a replay refunds nothing twice).
+   * which chunk recording takes too, so no chunk is recorded after this). `error.message` says
+   * why; the stored message adds what was refunded (`refundNote`). Null if the job had ended
+   * (a replay refunds nothing twice).
    */
   fail(jobId: string, reason: string, error: BatchJobError): Promise<BatchJobRecord | null> {
     return this.inTransaction(async (runner) => {
@@ -94,7 +95,8 @@ export class JobTransactions {
           },
         ]);
       }
-      return this.states.markFailed(jobId, unprocessed, reason, error, runner);
+      const message = `${error.message}; ${refundNote(unprocessed, refund, job.mode === 'test')}`;
+      return this.states.markFailed(jobId, unprocessed, reason, { ...error, message }, runner);
     });
   }
 
@@ -129,6 +131,17 @@ export class JobTransactions {
       await runner.release();
     }
   }
+}
+
+/**
+ * What a failure refunded, as the job's error message states it: the true figures, 0 when
+ * every row was scored (a cancel during assembly); a test job was never charged.
+ */
+export function refundNote(rows: number, credits: number, test: boolean): string {
+  const count = `${rows.toLocaleString('en')} unprocessed ${rows === 1 ? 'row' : 'rows'}`;
+  if (test) return `${count}, not charged (test job)`;
+  if (rows === 0) return 'every row was scored: 0 rows refunded (0 credits)';
+  return `${count} refunded (${credits.toLocaleString('en')} ${credits === 1 ? 'credit' : 'credits'})`;
 }
 
 /** 429 for an account at BATCH_MAX_ACTIVE_JOBS (also BatchJobsService's early check). */
