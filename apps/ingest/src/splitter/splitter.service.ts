@@ -180,8 +180,7 @@ export class SplitterService implements OnApplicationBootstrap {
       // The upload changed under us: never assemble a wrong file.
       await this.failJob(jobId, `split found ${rows} rows, the upload counted ${job.totalRows}`, {
         code: 'internal_error',
-        message:
-          'the uploaded file could not be read back as it was accepted',
+        message: 'the uploaded file could not be read back as it was accepted',
       });
       return 0;
     }

@@ -9,7 +9,7 @@ import {
 } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
 import { managerOf, type Db } from './batch-jobs.db';
-import { LIVE_STATUSES, RUNNING_STATUSES, targetOf } from './job-states';
+import { LIVE_STATUSES, RUNNING_STATUSES } from './job-states';
 import { statusIn } from './job-status.sql';
 
 /** A scorer's report that chunk `chunkNo` of `jobId` (`rows` rows) is stored. */
@@ -225,9 +225,9 @@ export class BatchJobRepository {
     return new Set(chunks.map((c) => c.chunkNo));
   }
 
-  /** Notes the partial result file of a failed job (the end effect that wrote it). */
-  async recordPartial(jobId: string, key: string): Promise<void> {
-    await this.jobs().update({ id: jobId, status: targetOf('fail') }, { partialKey: key });
+  /** Forgets a failed job's partial file that cannot be written (a scored part is gone). */
+  async dropPartial(jobId: string): Promise<void> {
+    await this.jobs().update({ id: jobId }, { partialKey: null });
   }
 
   /** Records how many chunks the split produced. Null unless the job is processing. */

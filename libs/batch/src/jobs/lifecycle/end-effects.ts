@@ -10,14 +10,7 @@ import {
 import { enqueueWebhook } from '../../webhooks/webhook.queue';
 import type { BatchJobRecord } from '../batch-job.record';
 import { BatchJobRepository } from '../batch-job.repository';
-import {
-  BATCH_NAMES,
-  partialKey,
-  partsPrefix,
-  resultKey,
-  webhookJobId,
-  type BatchNames,
-} from '../batch-names';
+import { BATCH_NAMES, partsPrefix, resultKey, webhookJobId, type BatchNames } from '../batch-names';
 import { BatchProgressRepository } from '../batch-progress.repository';
 import type { EndStatus } from '../job-states';
 import { resultFile, resultFileFormat } from '../result-file';
@@ -30,7 +23,7 @@ export interface EndEffectTools {
   blobs: BlobStore;
   queue: JobQueue;
   progress: BatchProgressRepository;
-  /** The recorded chunks, and where the partial result file is noted. */
+  /** The recorded chunks, and the partial file that cannot be written. */
   jobs: BatchJobRepository;
   log: Logger;
   config: AppConfig;
@@ -46,28 +39,27 @@ export type EndEffect = {
 };
 
 /**
- * A failed job's scored rows as a file of their own (docs/batch.md, "Partial results"): the
- * parts of its recorded chunks — the rows it stays charged for, frozen by the failure — in
- * input order under the result file's header, written before the parts are deleted and then
- * noted on the job (`partial_result_url`). A re-run writes the same bytes; one that finds the
- * parts gone finds the file noted by the run that deleted them.
+ * A failed job's scored rows as a file of their own (docs/batch.md, "Partial results"), at the
+ * partial key the failure gave the job when rows were scored: the parts of its recorded chunks
+ * — the rows it stays charged for, frozen by the failure — in input order under the result
+ * file's header, written before the parts are deleted. The upload is atomic, so a file there is
+ * whole: a re-run that finds it does nothing, and one that finds the parts gone finds the file
+ * written by the run that deleted them.
  */
 const keepScoredRows = async (job: EndedJob, t: EndEffectTools): Promise<void> => {
-  if (job.partialKey !== null || job.processedRows === 0) return;
+  const key = job.partialKey;
+  if (key === null || (await t.blobs.head(key)) !== null) return;
   const chunks = [...(await t.jobs.recordedChunksFrom(job.id, 0))].sort((a, b) => a - b);
-  const key = partialKey(job.id);
   try {
     await t.blobs.upload(key, resultFile(t.blobs, job.id, resultFileFormat(job), chunks));
   } catch (error) {
     if (!(error instanceof BlobNotFoundError)) throw error;
-    if ((await t.jobs.findForWorker(job.id))?.partialKey == null) {
-      // A recorded chunk's part is gone and no run kept the rows: there is nothing to deliver,
-      // and holding back the other effects (the upload, the webhook) would not bring it back.
-      t.log.error(`job ${job.id}: a scored part is missing, no partial result file`);
-    }
-    return;
+    if ((await t.blobs.head(key)) !== null) return; // the run that deleted the parts wrote it
+    // A recorded chunk's part is gone and no run kept the rows: there is nothing to deliver,
+    // and holding back the other effects (the upload, the webhook) would not bring it back.
+    t.log.error(`job ${job.id}: a scored part is missing, no partial result file`);
+    await t.jobs.dropPartial(job.id);
   }
-  await t.jobs.recordPartial(job.id, key);
 };
 const dropUpload = (job: EndedJob, t: EndEffectTools) => t.blobs.delete(job.uploadKey);
 const forgetProgress = (job: EndedJob, t: EndEffectTools) => t.progress.forget(job.id);
@@ -80,8 +72,8 @@ const notify = async (job: EndedJob, t: EndEffectTools): Promise<void> => {
 /**
  * Every end effect, run in this order after every end, whoever ended the job (JobLifecycle).
  * Keyed by the end statuses: a new end status is a compile error here until every effect says
- * what it does then; a new effect (a job summary) is one more entry,
- * which must say what it does after each end.
+ * what it does then; a new effect (a job summary) is one more entry, which must say what it
+ * does after each end.
  */
 export const END_EFFECTS = {
   /** A failed job's scored rows (`keepScoredRows`); a done job has its result file. */

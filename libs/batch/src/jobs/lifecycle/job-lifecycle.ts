@@ -119,8 +119,7 @@ export class JobLifecycle {
     const job = await this.jobs.findForAccount(accountId, mode, jobId);
     if (!job) throw new VerityError('not_found', `batch job ${jobId} not found`);
     const cancelled = await this.fail(jobId, 'cancelled by the account', CANCELLED);
-    // Read again after the end effects: the answer carries the partial file they noted.
-    if (cancelled) return (await this.jobs.findForAccount(accountId, mode, jobId)) ?? cancelled;
+    if (cancelled) return cancelled;
     // It had ended, maybe a moment ago: answer from its final row.
     const ended = (await this.jobs.findForAccount(accountId, mode, jobId)) ?? job;
     if (ended.status === 'failed' && ended.failureCode === 'cancelled') {

@@ -11,6 +11,7 @@ import { APP_CONFIG, type AppConfig } from '@verity/config';
 import { CREDIT_COST, type BatchJobError } from '@verity/contracts';
 import type { BatchJobRecord } from '../batch-job.record';
 import { BatchJobRepository } from '../batch-job.repository';
+import { partialKey } from '../batch-names';
 import { JobLifecycleRepository, type NewBatchJob } from './job-lifecycle.repository';
 import { nextStatus } from '../job-states';
 
@@ -75,8 +76,9 @@ export class JobTransactions {
   /**
    * → failed, refunding the rows no recorded chunk holds (counted under the job's row lock,
    * which chunk recording takes too, so no chunk is recorded after this). `error.message` says
-   * why; the stored message adds what was refunded (`refundNote`). Null if the job had ended
-   * (a replay refunds nothing twice).
+   * why; the stored message adds what was refunded (`refundNote`). A job that scored rows gets
+   * its partial key with the failure, so partial_result_url shows from the first read of the
+   * failed job. Null if the job had ended (a replay refunds nothing twice).
    */
   fail(jobId: string, reason: string, error: BatchJobError): Promise<BatchJobRecord | null> {
     return this.inTransaction(async (runner) => {
@@ -96,7 +98,15 @@ export class JobTransactions {
         ]);
       }
       const message = `${error.message}; ${refundNote(unprocessed, refund, job.mode === 'test')}`;
-      return this.states.markFailed(jobId, unprocessed, reason, { ...error, message }, runner);
+      // Rows were scored: the end effects write them at the partial key (END_EFFECTS, `partial`).
+      const partial = unprocessed < job.totalRows ? partialKey(jobId) : null;
+      return this.states.markFailed(
+        jobId,
+        { refundedRows: unprocessed, partialKey: partial },
+        reason,
+        { ...error, message },
+        runner,
+      );
     });
   }
 
