@@ -161,7 +161,7 @@ function PartialDownload({ job }: { job: TableJob }) {
       download
       aria-label={`Download the ${formatNumber(job.processed_rows)} scored rows of ${jobName(job)}`}
     >
-      Download {formatNumber(job.processed_rows)} scored rows
+      Download scored rows
     </a>
   );
 }
