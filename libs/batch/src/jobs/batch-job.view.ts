@@ -50,10 +50,10 @@ export function hasDownload(job: BatchJobRecord): boolean {
 }
 
 /**
- * The BatchJob resource; `result_url` is freshly signed when the job is done, else null, and
- * `partial_result_url` (the same signed link) when it failed with a partial file of its scored
- * rows, else null; `error` only when it failed (jobs failed before the reason was recorded say
- * `internal_error`).
+ * The BatchJob of docs/api.md; `result_url` is freshly signed when the job is done, else null,
+ * and `partial_result_url` (the same signed link) when it failed with a partial file of its
+ * scored rows, else null; `error` only when it failed (jobs failed before the reason was
+ * recorded say `internal_error`).
  */
 export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): BatchJob {
   const url = hasDownload(job) && urls ? resultUrl(job.id, urls) : null;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import {
   BLOB_STORE,
   BlobNotFoundError,
@@ -26,7 +26,7 @@ export interface EndEffectTools {
   /** The recorded chunks, and the partial file that cannot be written. */
   jobs: BatchJobRepository;
   log: Logger;
-  config: AppConfig;
+  config: BatchConfig;
   names: BatchNames;
 }
 
@@ -106,7 +106,7 @@ export class JobEndEffects {
     jobs: BatchJobRepository,
     @Inject(BLOB_STORE) blobs: BlobStore,
     @Inject(JOB_QUEUE) queue: JobQueue,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(BATCH_CONFIG) config: BatchConfig,
     @Inject(BATCH_NAMES) names: BatchNames,
   ) {
     this.tools = { blobs, queue, progress, jobs, config, names, log: this.log };

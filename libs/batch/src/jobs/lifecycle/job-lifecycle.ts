@@ -109,10 +109,11 @@ export class JobLifecycle {
 
   /**
    * DELETE /v1/batch/{jobId}: a queued or processing job of the tenant → failed with
-   * `error.code` cancelled (`fail`), answered once its end effects ran (its partial file). Idempotent: a job already cancelled comes back as it is,
-   * refunded once; a repeat within CANCEL_FOLLOW_UP_MS runs the end effects again (a first
-   * call that failed after its commit left them undone; each is idempotent, and the webhook's
-   * enqueue is deduplicated for longer than that). 404 for an unknown job or another tenant's
+   * `error.code` cancelled (`fail`), answered once its end effects ran (its partial file).
+   * Idempotent: a job already cancelled comes back as it is, refunded once; a repeat within
+   * CANCEL_FOLLOW_UP_MS runs the end effects again (a first call that failed after its commit
+   * left them undone; each is idempotent, and the webhook's enqueue is deduplicated for longer
+   * than that). 404 for an unknown job or another tenant's
    * or mode's; 422 for a job that ended otherwise (done, or failed for another reason).
    */
   async cancel(accountId: string, mode: KeyMode, jobId: string): Promise<BatchJobRecord> {
