@@ -5,6 +5,13 @@ export const BATCH_STATUSES = ['queued', 'processing', 'done', 'failed'] as cons
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /**
+ * The `status` filter of GET /v1/batch: a status, or `cancelled` — the failed jobs the account
+ * cancelled (`error.code` cancelled), which `failed` lists too.
+ */
+export const BATCH_LIST_STATUSES = [...BATCH_STATUSES, 'cancelled'] as const;
+export type BatchListStatus = (typeof BATCH_LIST_STATUSES)[number];
+
+/**
  * Why a job failed (`BatchJob.error`), in the vocabulary of the API's error codes:
  * `unprocessable` — the file cannot be processed as uploaded (retrying the same file fails
  * the same way); `internal_error` — the service could not process it (the upload was lost, a
@@ -62,3 +69,15 @@ export interface BatchJobList {
 /** Jobs per page of GET /v1/batch: `limit` defaults to this and may be at most BATCH_LIST_MAX. */
 export const BATCH_LIST_DEFAULT = 20;
 export const BATCH_LIST_MAX = 100;
+
+/**
+ * The name a job's result file is saved under, by the console's download
+ * (`Content-Disposition`) and the CLI alike: `<stem>-results.csv`, the stem being the uploaded
+ * file's name without its extension (`signups.csv` → `signups-results.csv`); `<jobId>-results.csv`
+ * for a job uploaded without a file name.
+ */
+export function resultFileName(fileName: string | null, jobId: string): string {
+  const dot = fileName === null ? -1 : fileName.lastIndexOf('.');
+  const stem = fileName === null || fileName === '' ? jobId : dot > 0 ? fileName.slice(0, dot) : fileName;
+  return `${stem}-results.csv`;
+}

@@ -4,13 +4,13 @@ import { BLOB_STORE, BlobNotFoundError, type BlobStore } from '@verity/ports';
 import { BatchJobRepository, SigningSecretProvider, assertDownloadToken } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import type { BatchType } from '@verity/contracts';
 import { isJobId } from './batch-upload.service';
 
 /** A result file ready to stream. */
 export interface ResultDownload {
   jobId: string;
-  type: BatchType;
+  /** The uploaded file's name (null when none was sent), for the saved file's name. */
+  fileName: string | null;
   body: Readable;
 }
 
@@ -43,7 +43,7 @@ export class BatchDownloadService {
       );
     }
     try {
-      return { jobId, type: job.type, body: await this.blobs.get(job.resultKey) };
+      return { jobId, fileName: job.fileName, body: await this.blobs.get(job.resultKey) };
     } catch (error) {
       if (error instanceof BlobNotFoundError) throw notFound;
       throw error;

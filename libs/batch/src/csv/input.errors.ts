@@ -20,6 +20,17 @@ export function columnsError(line: number): VerityError {
   );
 }
 
+/**
+ * A comma in the first record of a file uploaded without a column: most often a CSV export
+ * with several columns, so the message says how to choose one before how to quote a value.
+ */
+export function chooseColumnError(line: number): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `line ${line} has several columns: choose the column to check (the column form field, --column in the CLI, Column in the console), or quote a value that contains a comma`,
+  );
+}
+
 export function afterQuoteError(line: number): VerityError {
   return new VerityError(
     'unprocessable',
