@@ -245,7 +245,7 @@ describe('console journeys in Chromium', () => {
       .getByLabel('CSV file')
       .setInputFiles({ name: 'ips.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('button', { name: 'Start job' }).click();
-    await page.getByRole('status').filter({ hasText: 'created with 1000 rows' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'created with 1,000 rows' }).waitFor();
     const row = page.locator('tr[data-job]').first();
     consoleJobId = (await row.getAttribute('data-job'))!;
     await page
@@ -268,6 +268,8 @@ describe('console journeys in Chromium', () => {
       row.getByRole('link', { name: 'Download' }).click(),
     ]);
     const fromBrowser = readFileSync(await download.path(), 'utf8');
+    // Saved under the name the CLI gives it: the uploaded file's stem + -results.csv.
+    assert.equal(download.suggestedFilename(), 'ips-results.csv');
 
     const viaApi = await postBatch(stack.client, dev.apiKey, [
       ['type', 'ip'],

@@ -1,6 +1,18 @@
 export const BATCH_TYPES = ['email', 'phone', 'ip'] as const;
 export type BatchType = (typeof BATCH_TYPES)[number];
 
+/**
+ * The column names a batch input file may open with, lowercase, by the type they name
+ * (docs/batch.md, "Input file"): a single-column file's first line that is one of them, in any
+ * case, is a header whatever the job's type. The console's upload also guesses the column of a
+ * multi-column file by them.
+ */
+export const BATCH_HEADER_NAMES = {
+  email: ['email', 'e-mail', 'email_address', 'emailaddress', 'mail'],
+  phone: ['phone', 'phone_number', 'phonenumber', 'mobile', 'msisdn', 'tel', 'telephone'],
+  ip: ['ip', 'ip_address', 'ipaddress', 'ip_addr'],
+} as const satisfies Record<BatchType, readonly string[]>;
+
 export const BATCH_STATUSES = ['queued', 'processing', 'done', 'failed'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
@@ -78,6 +90,7 @@ export const BATCH_LIST_MAX = 100;
  */
 export function resultFileName(fileName: string | null, jobId: string): string {
   const dot = fileName === null ? -1 : fileName.lastIndexOf('.');
-  const stem = fileName === null || fileName === '' ? jobId : dot > 0 ? fileName.slice(0, dot) : fileName;
+  const stem =
+    fileName === null || fileName === '' ? jobId : dot > 0 ? fileName.slice(0, dot) : fileName;
   return `${stem}-results.csv`;
 }

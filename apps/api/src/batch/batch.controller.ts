@@ -188,7 +188,7 @@ export class BatchController {
     okHeaders: {
       'Content-Disposition': {
         description:
-          'attachment; filename="<stem>-results.csv"; filename*=UTF-8\'\'<stem>-results.csv: the uploaded file\'s name without its extension (<jobId> for a job uploaded without one), percent-encoded in filename*',
+          "attachment; filename=\"<stem>-results.csv\"; filename*=UTF-8''<stem>-results.csv: the uploaded file's name without its extension (<jobId> for a job uploaded without one), percent-encoded in filename*",
         schema: { type: 'string' },
       },
     },
