@@ -21,6 +21,8 @@ const SHOTS = process.env.CONSOLE_SCREENSHOTS ?? join('test-results', 'console')
 /** The Batch page's page size (apps/console/src/pages/job-list.ts). */
 const PER_PAGE = 20;
 const SLOW_ROWS = 200;
+/** A long file name: the jobs table still fits the 1280 px layout with it. */
+const SIGNUPS = 'signups-from-the-autumn-campaign-2026-every-region-and-every-partner-list.csv';
 
 /** Email rows each on its own domain: with the slow resolver every row takes its own lookups. */
 function slowEmails(tag: string): string {
@@ -186,7 +188,7 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     const { page, close } = await onBatchPage(1_000, 'cancel@batch-journey.test');
     await page.getByLabel('Type').selectOption('email');
     await page.getByLabel('CSV file').setInputFiles({
-      name: 'signups.csv',
+      name: SIGNUPS,
       mimeType: 'text/csv',
       buffer: Buffer.from(slowEmails('cancel')),
     });
@@ -210,18 +212,16 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     });
     const [scroll, client] = await wrap.evaluate((el) => [el.scrollWidth, el.clientWidth]);
     assert.ok(scroll <= client, `the jobs table is ${scroll} px wide in ${client} px`);
-    const cancelBox = (await row
-      .getByRole('button', { name: 'Cancel signups.csv' })
-      .boundingBox())!;
+    const cancelBox = (await row.getByRole('button', { name: `Cancel ${SIGNUPS}` }).boundingBox())!;
     assert.ok(cancelBox.x + cancelBox.width <= 1280, JSON.stringify(cancelBox));
 
-    await row.getByRole('button', { name: 'Cancel signups.csv' }).click();
+    await row.getByRole('button', { name: `Cancel ${SIGNUPS}` }).click();
     const dialog = page.getByRole('dialog');
     const question = (await dialog.locator('p').textContent())!;
     assert.match(
       question,
       new RegExp(
-        `^Cancel job “signups.csv”\\? Rows not yet processed \\(\\d+ of ${SLOW_ROWS}\\) are refunded; rows already processed stay charged\\.$`,
+        `^Cancel job “${SIGNUPS.replace(/\./g, '\\.')}”\\? Rows not yet processed \\(\\d+ of ${SLOW_ROWS}\\) are refunded; rows already processed stay charged\\.$`,
       ),
     );
     await page.screenshot({ path: join(SHOTS, 'batch-cancel.png') });
@@ -238,7 +238,7 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     assert.equal(await row.locator('[data-refunded]').textContent(), String(refund));
     await page
       .getByRole('status')
-      .filter({ hasText: `Job “signups.csv” cancelled: ${refund} credits refunded.` })
+      .filter({ hasText: `Job “${SIGNUPS}” cancelled: ${refund} credits refunded.` })
       .waitFor();
     // Updated in place: still one row, no reload of the list.
     assert.equal(await page.locator('tr[data-job]').count(), 1);
@@ -258,7 +258,7 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
       .locator('[data-shown]')
       .filter({ hasText: /^\s*1 job shown\s*$/ })
       .waitFor();
-    assert.deepEqual(await fileNames(page), ['signups.csv']);
+    assert.deepEqual(await fileNames(page), [SIGNUPS]);
 
     await page.getByRole('link', { name: 'Overview' }).click();
     const recent = page.locator(`tr[data-job="${jobId}"]`);
@@ -301,7 +301,7 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
       ],
     );
     assert.equal(await column.inputValue(), '1');
-    assert.equal(await page.getByLabel(/^The first line is a header/).isChecked(), true);
+    assert.equal(await page.getByLabel(/The first line is a header/).isChecked(), true);
     // The first rows, parsed as the server reads them, the chosen column marked.
     const table = page.getByRole('table', { name: 'First rows of crm.csv' });
     assert.deepEqual(await table.locator('thead th').allTextContents(), [

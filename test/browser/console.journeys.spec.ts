@@ -351,6 +351,9 @@ describe('console journeys in Chromium', () => {
     );
     const job = page.locator(`tr[data-job="${consoleJobId}"]`);
     assert.equal(await job.getAttribute('data-refunded'), '0');
+    // Each job by its file name, its id beneath.
+    assert.equal(await job.locator('[data-file-name]').textContent(), 'ips.csv');
+    assert.equal(await job.locator('code').textContent(), consoleJobId);
     assert.match((await job.textContent())!, new RegExp(`−${ROWS.toLocaleString('en-US')}`));
     assert.equal(await page.locator('tr[data-added="100000"]').count(), 1);
     assert.equal(await page.locator('tr[data-reason]').count(), 0, 'no raw ledger rows by default');

@@ -158,7 +158,9 @@ export function BillingStatement() {
                     <tr key={j.job_id} data-job={j.job_id} data-refunded={j.refunded}>
                       <td>{formatTime(j.charged_at)}</td>
                       <td class="job-name">
-                        <span data-file-name>{j.file_name ?? 'no file name'}</span>
+                        <span data-file-name title={j.file_name ?? undefined}>
+                          {j.file_name ?? 'no file name'}
+                        </span>
                         <code>{j.job_id}</code>
                       </td>
                       <td>{j.type ?? '—'}</td>
