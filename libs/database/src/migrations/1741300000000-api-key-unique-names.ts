@@ -10,12 +10,12 @@ export class ApiKeyUniqueNames1741300000000 implements MigrationInterface {
   name = 'ApiKeyUniqueNames1741300000000';
 
   async up(q: QueryRunner): Promise<void> {
-    const keys: { id: string; account_id: string; mode: string; name: string; rank: number }[] =
-      await q.query(
-        `SELECT id, account_id, mode, name,
+    type Key = { id: string; account_id: string; mode: string; name: string; rank: number };
+    const keys = (await q.query(
+      `SELECT id, account_id, mode, name,
                 row_number() OVER (PARTITION BY account_id, mode, name ORDER BY created_at, id)::int AS rank
            FROM api_keys WHERE revoked_at IS NULL ORDER BY account_id, mode, created_at, id`,
-      );
+    )) as Key[];
     const taken = new Set(keys.map((k) => `${k.account_id} ${k.mode} ${k.name}`));
     for (const key of keys) {
       if (key.rank === 1) continue;
