@@ -56,7 +56,7 @@ export function BatchPage() {
 
   const changeType = (next: BatchType) => {
     setType(next);
-    // The guess follows the type; a column the user chose stays only if it still fits nothing better.
+    // The type guesses the column again; without a guess for it, the column chosen stays.
     if (chosen && chosen.preview.width > 1)
       setChosen({ ...chosen, column: guessColumn(chosen.preview, next) ?? chosen.column });
   };
