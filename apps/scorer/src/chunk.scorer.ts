@@ -1,4 +1,4 @@
-import { VerityError } from '@verity/common';
+import { InvalidInputError } from '@verity/common';
 import { LineBuffer, resultColumns, type ChunkMessage } from '@verity/batch';
 import type { Engines } from '@verity/platform';
 import type { ScoredRows } from './chunk-progress.reporter';
@@ -99,7 +99,7 @@ export async function scoreChunk(
         try {
           push(i, columns.line(engines.ip.lookup(row)));
         } catch (error) {
-          if (!(error instanceof VerityError && error.code === 'unprocessable')) throw error;
+          if (!(error instanceof InvalidInputError)) throw error;
           push(i, columns.line({ invalidIp: row }));
         }
       }

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORE, BlobNotFoundError, type BlobStore } from '@verity/ports';
 import { BatchJobRepository, SigningSecretProvider, assertDownloadToken } from '@verity/batch';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import { isJobId } from './batch-upload.service';
 
 /** A result file ready to stream. */
@@ -26,7 +26,7 @@ export class BatchDownloadService {
     private readonly jobs: BatchJobRepository,
     private readonly secrets: SigningSecretProvider,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
   ) {}
 
   async open(jobId: string, sig: string | undefined): Promise<ResultDownload> {

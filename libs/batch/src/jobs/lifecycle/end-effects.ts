@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { enqueueWebhook } from '../../webhooks/webhook.queue';
 import type { BatchJobRecord } from '../batch-job.record';
@@ -21,7 +21,7 @@ export interface EndEffectTools {
   blobs: BlobStore;
   queue: JobQueue;
   progress: BatchProgressRepository;
-  config: AppConfig;
+  config: BatchConfig;
   names: BatchNames;
 }
 
@@ -72,7 +72,7 @@ export class JobEndEffects {
     progress: BatchProgressRepository,
     @Inject(BLOB_STORE) blobs: BlobStore,
     @Inject(JOB_QUEUE) queue: JobQueue,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(BATCH_CONFIG) config: BatchConfig,
     @Inject(BATCH_NAMES) names: BatchNames,
   ) {
     this.tools = { blobs, queue, progress, config, names };
