@@ -252,8 +252,11 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     );
     await page.screenshot({ path: join(SHOTS, 'batch-cancelled.png'), fullPage: true });
 
-    // The status filter's Cancelled lists it (GET /batch?status=cancelled).
+    // The status filter's Cancelled lists it (GET /batch?status=cancelled). The list before
+    // showed the same one job: wait for the filtered answer, then for the list drawn from it.
+    const filtered = page.waitForResponse((r) => r.url().includes('status=cancelled'));
     await page.getByLabel('Status').selectOption('cancelled');
+    await filtered;
     await page
       .locator('[data-shown]')
       .filter({ hasText: /^\s*1 job shown\s*$/ })
