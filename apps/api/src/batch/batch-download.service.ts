@@ -11,13 +11,17 @@ export interface ResultDownload {
   jobId: string;
   /** The uploaded file's name (null when none was sent), for the saved file's name. */
   fileName: string | null;
+  /** A failed job's scored rows rather than a done job's result. */
+  partial: boolean;
   body: Readable;
 }
 
 /**
  * GET /v1/batch/{id}/download?sig=…: the signature is the only credential. It is checked
  * first (constant time, no database read), so a forged link learns nothing about which job
- * ids exist; a valid signature for a job that is gone or not done is 404, and for a result past
+ * ids exist. It serves a done job's result, or a failed job's partial file (its scored rows);
+ * a valid signature for a job that is gone or has neither is 404, 503 with Retry-After for a
+ * partial file its end effects are still writing, and for a file past
  * RESULT_RETENTION_DAYS 410 gone (decided from the job's end, even before the sweep deleted it).
  */
 @Injectable()
@@ -34,7 +38,9 @@ export class BatchDownloadService {
     const notFound = new VerityError('not_found', `batch job ${jobId} not found`);
     if (!isJobId(jobId)) throw notFound;
     const job = await this.jobs.findForWorker(jobId);
-    if (!job || job.status !== 'done' || job.resultKey === null) throw notFound;
+    const key =
+      job?.status === 'done' ? job.resultKey : job?.status === 'failed' ? job.partialKey : null;
+    if (!job || key === null) throw notFound;
     const retentionMs = this.config.RESULT_RETENTION_DAYS * 86_400_000;
     if (job.storagePurgedAt !== null || job.finishedAt!.getTime() + retentionMs <= Date.now()) {
       throw new VerityError(
@@ -42,11 +48,19 @@ export class BatchDownloadService {
         `the result of batch job ${jobId} has expired: results are kept ${this.config.RESULT_RETENTION_DAYS} days after the job ends`,
       );
     }
+    const partial = job.status === 'failed';
     try {
-      return { jobId, fileName: job.fileName, body: await this.blobs.get(job.resultKey) };
+      return { jobId, fileName: job.fileName, partial, body: await this.blobs.get(key) };
     } catch (error) {
-      if (error instanceof BlobNotFoundError) throw notFound;
-      throw error;
+      if (!(error instanceof BlobNotFoundError)) throw error;
+      // The failure named the file its end effects are writing (docs/batch.md, "Partial results").
+      if (partial)
+        throw new VerityError(
+          'service_unavailable',
+          `the partial file of batch job ${jobId} is being written; retry shortly`,
+          { 'Retry-After': '2' },
+        );
+      throw notFound;
     }
   }
 }

@@ -162,7 +162,7 @@ export class BatchController {
   @ApiDoc({
     operationId: 'cancelBatch',
     summary:
-      'Cancel a queued or processing job: failed with error.code cancelled, unprocessed rows refunded (added in v1)',
+      'Cancel a queued or processing job: failed with error.code cancelled, unprocessed rows refunded (the message states how many), the scored rows at partial_result_url (added in v1)',
     ok: batchJobSchema,
     okDescription:
       'The cancelled job; a repeated DELETE answers the same (docs/batch.md, "Cancelling a job")',
@@ -182,13 +182,15 @@ export class BatchController {
   @Get(':jobId/download')
   @ApiDoc({
     operationId: 'downloadBatchResult',
-    summary: 'Download a result CSV (authenticated by the sig of result_url, no API key)',
+    summary:
+      'Download a result CSV (authenticated by the sig of result_url or partial_result_url, no API key)',
     ok: 'text/csv',
-    okDescription: 'The result file: a header row, then one row per input row (docs/batch.md)',
+    okDescription:
+      "The result file: a header row, then one row per input row (docs/batch.md); for a failed job's partial_result_url, one row per scored row, in input order",
     okHeaders: {
       'Content-Disposition': {
         description:
-          "attachment; filename=\"<stem>-results.csv\"; filename*=UTF-8''<stem>-results.csv: the uploaded file's name without its extension (<jobId> for a job uploaded without one), percent-encoded in filename*",
+          "attachment; filename=\"<stem>-results.csv\"; filename*=UTF-8''<stem>-results.csv (a partial file: <stem>-partial.csv): the uploaded file's name without its extension (<jobId> for a job uploaded without one), percent-encoded in filename*",
         schema: { type: 'string' },
       },
     },
@@ -199,7 +201,8 @@ export class BatchController {
   @ApiQuery({
     name: 'sig',
     required: true,
-    description: 'The signature result_url carries (about an hour); 403 once expired',
+    description:
+      'The signature result_url (or partial_result_url) carries (about an hour); 403 once expired',
     schema: { type: 'string' },
   })
   async download(
@@ -210,7 +213,10 @@ export class BatchController {
     const file = await this.downloads.open(jobId, typeof sig === 'string' ? sig : undefined);
     await reply
       .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', attachment(resultFileName(file.fileName, file.jobId)))
+      .header(
+        'Content-Disposition',
+        attachment(resultFileName(file.fileName, file.jobId, file.partial)),
+      )
       .header('Cache-Control', 'private, no-store')
       .send(file.body);
   }

@@ -11,7 +11,13 @@ export { BatchJobsService } from './batch-jobs.service';
 export { BatchJobsModule } from './batch-jobs.module';
 export { SigningSecretProvider } from './signing-secret.provider';
 export { SettingsRepository } from './settings.repository';
-export { processedRowsOf, resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';
+export {
+  hasDownload,
+  processedRowsOf,
+  resultUrl,
+  toBatchJob,
+  type ResultUrlOptions,
+} from './batch-job.view';
 export {
   END_STATUSES,
   INITIAL_STATUS,
@@ -30,4 +36,5 @@ export {
   type LiveStatus,
 } from './job-states';
 export * from './lifecycle';
+export { resultFile, resultFileFormat } from './result-file';
 export { decodeJobCursor, encodeJobCursor } from './job-cursor';

@@ -1,6 +1,7 @@
 import {
   BATCH_LIST_MAX,
   BATCH_LIST_STATUSES,
+  resultFileName,
   type BatchJobList,
   type BatchListStatus,
 } from '@verity/contracts/wire';
@@ -89,7 +90,11 @@ export async function cancelCommand(argv: string[]): Promise<void> {
   const refund = testKey
     ? 'a test job: nothing was charged'
     : `${left.toLocaleString('en')} ${left === 1 ? 'row' : 'rows'} refunded`;
+  const partial =
+    job.partial_result_url === null
+      ? ''
+      : `\nits scored rows: ${invocation()} batch download ${id}  (writes ${resultFileName(job.file_name, id, true)})`;
   process.stdout.write(
-    `${already ? `${id} was already cancelled` : `cancelled ${id}`}: ${rows}; ${refund}\n`,
+    `${already ? `${id} was already cancelled` : `cancelled ${id}`}: ${rows}; ${refund}${partial}\n`,
   );
 }

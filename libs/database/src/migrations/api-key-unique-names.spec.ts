@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '@verity/testing';
 import { openDatabase } from '../data-source.factory';
-import { ApiKeyUniqueNames1741300000000 } from './1741300000000-api-key-unique-names';
+import { ApiKeyUniqueNames1741400000000 } from './1741400000000-api-key-unique-names';
 
 describe('migration ApiKeyUniqueNames: live duplicates renamed, then a unique index', () => {
   let database: TestDatabase;
@@ -57,7 +57,7 @@ describe('migration ApiKeyUniqueNames: live duplicates renamed, then a unique in
 
     const runner = db.createQueryRunner();
     try {
-      await new ApiKeyUniqueNames1741300000000().up(runner);
+      await new ApiKeyUniqueNames1741400000000().up(runner);
     } finally {
       await runner.release();
     }

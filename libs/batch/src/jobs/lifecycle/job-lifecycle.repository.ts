@@ -106,10 +106,13 @@ export class JobLifecycleRepository {
       .getOne();
   }
 
-  /** `fail`, with the refunded row count and the reason (inside the refund's transaction). */
+  /**
+   * `fail`, with the refunded row count, the key of its partial file when rows were scored,
+   * and the reason (inside the refund's transaction).
+   */
   markFailed(
     jobId: string,
-    refundedRows: number,
+    { refundedRows, partialKey }: { refundedRows: number; partialKey: string | null },
     reason: string,
     error: BatchJobError,
     db: Db,
@@ -119,6 +122,7 @@ export class JobLifecycleRepository {
         .set({
           status: targetOf('fail'),
           refundedRows,
+          partialKey,
           failureReason: reason,
           failureCode: error.code,
           failureMessage: error.message,

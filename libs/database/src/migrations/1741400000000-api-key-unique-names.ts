@@ -6,8 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * one is renamed `name (2)`, `name (3)`, … (skipping a name another live key already has), then
  * a partial unique index holds the rule (a revoked key's name is free again).
  */
-export class ApiKeyUniqueNames1741300000000 implements MigrationInterface {
-  name = 'ApiKeyUniqueNames1741300000000';
+export class ApiKeyUniqueNames1741400000000 implements MigrationInterface {
+  name = 'ApiKeyUniqueNames1741400000000';
 
   async up(q: QueryRunner): Promise<void> {
     type Key = { id: string; account_id: string; mode: string; name: string; rank: number };
