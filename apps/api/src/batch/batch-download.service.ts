@@ -4,13 +4,13 @@ import { BLOB_STORE, BlobNotFoundError, type BlobStore } from '@verity/ports';
 import { BatchJobRepository, SigningSecretProvider, assertDownloadToken } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
-import type { BatchType } from '@verity/contracts';
 import { isJobId } from './batch-upload.service';
 
 /** A result file ready to stream. */
 export interface ResultDownload {
   jobId: string;
-  type: BatchType;
+  /** The uploaded file's name (null when none was sent), for the saved file's name. */
+  fileName: string | null;
   /** A failed job's scored rows rather than a done job's result. */
   partial: boolean;
   body: Readable;
@@ -50,7 +50,7 @@ export class BatchDownloadService {
     }
     const partial = job.status === 'failed';
     try {
-      return { jobId, type: job.type, partial, body: await this.blobs.get(key) };
+      return { jobId, fileName: job.fileName, partial, body: await this.blobs.get(key) };
     } catch (error) {
       if (!(error instanceof BlobNotFoundError)) throw error;
       // The failure named the file its end effects are writing (docs/batch.md, "Partial results").

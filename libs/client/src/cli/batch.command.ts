@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
-import { BATCH_TYPES, type BatchType } from '@verity/contracts/wire';
+import { basename, dirname, join } from 'node:path';
+import { BATCH_TYPES, resultFileName, type BatchType } from '@verity/contracts/wire';
 import { BatchFailedError, type BatchJob } from '../index';
 import { UsageError } from './usage.error';
 import { CANCEL_USAGE, LIST_USAGE, cancelCommand, listCommand } from './batch-jobs.command';
@@ -26,12 +26,17 @@ first line is a row (default true with a name). --fields all adds the result col
 single calls have. Phone jobs: --country GB parses every number written without its country
 code as a number of that country; --country-column names the column (name or 1-based index)
 holding each row's country, an empty cell falling back to --country. --out defaults to
-<FILE stem>-results.csv next to FILE.`;
+<FILE stem>-results.csv next to FILE (batch download: <stem of the uploaded file>-results.csv,
+the name the console's download has). --interval: seconds between polls, default 1 on a
+terminal (the progress bar; the server updates progress about once a second), else 3.`;
 
 const WAIT_OPTIONS = {
   interval: { type: 'string' },
   timeout: { type: 'string' },
 } as const;
+
+/** Between polls on a terminal unless --interval says otherwise. */
+const TERMINAL_INTERVAL_MS = 1_000;
 
 function seconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -43,7 +48,12 @@ function seconds(value: string | undefined, flag: string): number | undefined {
 
 /** `<input stem>-results.csv` next to the input file. */
 function defaultOut(file: string): string {
-  return join(dirname(file), `${basename(file, extname(file))}-results.csv`);
+  return join(dirname(file), resultFileName(basename(file), basename(file)));
+}
+
+/** --interval, else a poll a second when the progress bar is drawn (the SDK's default else). */
+function pollInterval(value: string | undefined): number | undefined {
+  return seconds(value, '--interval') ?? (process.stderr.isTTY ? TERMINAL_INTERVAL_MS : undefined);
 }
 
 /** The input must be a readable file and the output's folder must exist, before anything is charged. */
@@ -114,7 +124,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
       const [file] = positionals;
       const out = values.out ?? defaultOut(file);
       await checkPaths(file, out);
-      const intervalMs = seconds(values.interval, '--interval');
+      const intervalMs = pollInterval(values.interval);
       const timeoutMs = seconds(values.timeout, '--timeout');
       const { verity, json } = connect(values);
       const view = progressView(process.stderr);
@@ -174,7 +184,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
           // A job still running is waited for first, with the same progress as `batch run`.
           const job = await verity.batch
             .wait(id, {
-              intervalMs: seconds(values.interval, '--interval'),
+              intervalMs: pollInterval(values.interval),
               timeoutMs: seconds(values.timeout, '--timeout'),
               signal,
               onProgress: (job) => {
@@ -188,7 +198,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
                 return error.job;
               throw error;
             });
-          const out = values.out ?? `${id}-${job.status === 'done' ? 'results' : 'partial'}.csv`;
+          const out = values.out ?? resultFileName(job.file_name, job.id, job.status !== 'done');
           return [job, await verity.batch.download(job, { to: out, signal })] as const;
         });
         view.finish();
@@ -202,7 +212,9 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
       } catch (error) {
         view.finish();
         if (error instanceof InterruptedError && last)
-          throw new InterruptedError(resumeHint(last, values.out ?? `${id}-results.csv`));
+          throw new InterruptedError(
+            resumeHint(last, values.out ?? resultFileName(last.file_name, last.id)),
+          );
         throw error;
       }
     }

@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `country_hint` of every row (ISO 3166-1 alpha-2, upper case) and the resolved
  * `country_column` (0-based) of a multi-column file. Nullable columns: no table rewrite.
  */
-export class BatchCountry1741400000000 implements MigrationInterface {
-  name = 'BatchCountry1741400000000';
+export class BatchCountry1741500000000 implements MigrationInterface {
+  name = 'BatchCountry1741500000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
