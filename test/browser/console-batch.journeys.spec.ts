@@ -414,14 +414,15 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     assert.equal(await page.getByLabel(/^Country/).count(), 0, 'no country fields for email');
     await page.getByLabel('Type').selectOption('phone');
     const records = ['Ann,07400 123456,', 'Bo,06 12 34 56 78,FR'];
-    await page.getByLabel(/^Column/).fill('phone');
-    await page.getByLabel(/^Country \(optional/).fill('gb');
-    await page.getByLabel(/^Country column/).fill('country');
     await page.getByLabel('CSV file').setInputFiles({
       name: 'leads.csv',
       mimeType: 'text/csv',
       buffer: Buffer.from(`name,phone,country\n${records.join('\n')}\n`),
     });
+    await page.locator('[data-preview]').waitFor();
+    await page.getByLabel('Column to check').selectOption('1');
+    await page.getByLabel(/^Country \(optional/).fill('gb');
+    await page.getByLabel(/^Country column/).fill('country');
     await page.getByRole('button', { name: 'Start job' }).click();
     await page.getByRole('status').filter({ hasText: 'created with 2 rows' }).waitFor();
     const jobId = (await page.locator('tr[data-job]').first().getAttribute('data-job'))!;
