@@ -1,16 +1,25 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORE, BlobNotFoundError, type BlobStore } from '@verity/ports';
-import { BatchJobRepository, SigningSecretProvider, assertDownloadToken } from '@verity/batch';
+import {
+  BatchJobRepository,
+  SigningSecretProvider,
+  VerdictFilter,
+  assertDownloadToken,
+  filterResultRows,
+  parseOnly,
+} from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { APP_CONFIG, type AppConfig } from '@verity/config';
-import type { BatchType } from '@verity/contracts';
+import type { BatchType, BatchVerdict } from '@verity/contracts';
 import { isJobId } from './batch-upload.service';
 
 /** A result file ready to stream. */
 export interface ResultDownload {
   jobId: string;
   type: BatchType;
+  /** The verdicts `only=` kept, in the order given; null for the whole file. */
+  only: BatchVerdict[] | null;
   body: Readable;
 }
 
@@ -19,6 +28,8 @@ export interface ResultDownload {
  * first (constant time, no database read), so a forged link learns nothing about which job
  * ids exist; a valid signature for a job that is gone or not done is 404, and for a result past
  * RESULT_RETENTION_DAYS 410 gone (decided from the job's end, even before the sweep deleted it).
+ * `only=` (not signed: it narrows what the signature grants) keeps the rows of those verdicts,
+ * in file order after the header; a verdict the job's type does not have is 400.
  */
 @Injectable()
 export class BatchDownloadService {
@@ -29,7 +40,7 @@ export class BatchDownloadService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async open(jobId: string, sig: string | undefined): Promise<ResultDownload> {
+  async open(jobId: string, sig: string | undefined, only?: unknown): Promise<ResultDownload> {
     assertDownloadToken(jobId, sig, await this.secrets.secret(), Math.floor(Date.now() / 1000));
     const notFound = new VerityError('not_found', `batch job ${jobId} not found`);
     if (!isJobId(jobId)) throw notFound;
@@ -42,8 +53,14 @@ export class BatchDownloadService {
         `the result of batch job ${jobId} has expired: results are kept ${this.config.RESULT_RETENTION_DAYS} days after the job ends`,
       );
     }
+    const verdicts = only === undefined ? null : parseOnly(job.type, only);
     try {
-      return { jobId, type: job.type, body: await this.blobs.get(job.resultKey) };
+      const file = await this.blobs.get(job.resultKey);
+      if (verdicts === null) return { jobId, type: job.type, only: null, body: file };
+      const filter = new VerdictFilter(job.type, job.resultFields, verdicts);
+      // An error of either stream destroys both: the reply ends and the file is closed.
+      const body = pipeline(file, filterResultRows(filter), () => undefined);
+      return { jobId, type: job.type, only: [...verdicts], body };
     } catch (error) {
       if (error instanceof BlobNotFoundError) throw notFound;
       throw error;

@@ -183,11 +183,12 @@ export class BatchController {
     okDescription: 'The result file: a header row, then one row per input row (docs/batch.md)',
     okHeaders: {
       'Content-Disposition': {
-        description: 'attachment; filename="verity-<type>-<jobId>.csv"',
+        description:
+          'attachment; filename="verity-<type>-<jobId>.csv" (with only=, the verdicts follow: verity-<type>-<jobId>-deliverable-risky.csv)',
         schema: { type: 'string' },
       },
     },
-    errors: [403, 404, 410],
+    errors: [400, 403, 404, 410],
     auth: 'none',
   })
   @ApiParam(JOB_ID)
@@ -197,15 +198,24 @@ export class BatchController {
     description: 'The signature result_url carries (about an hour); 403 once expired',
     schema: { type: 'string' },
   })
+  @ApiQuery({
+    name: 'only',
+    required: false,
+    description:
+      "Added in v1: keep only the rows of these verdicts, comma-separated (e.g. deliverable,risky; BatchJobSummary names them per type), in file order after the header. Not part of the signature: it narrows what the signed link grants. A verdict the job's type does not have is 400",
+    schema: { type: 'string' },
+  })
   async download(
     @Param('jobId') jobId: string,
     @Query('sig') sig: string | undefined,
+    @Query('only') only: unknown,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const file = await this.downloads.open(jobId, typeof sig === 'string' ? sig : undefined);
+    const file = await this.downloads.open(jobId, typeof sig === 'string' ? sig : undefined, only);
+    const name = [`verity-${file.type}-${file.jobId}`, ...(file.only ?? [])].join('-');
     await reply
       .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="verity-${file.type}-${file.jobId}.csv"`)
+      .header('Content-Disposition', `attachment; filename="${name}.csv"`)
       .header('Cache-Control', 'private, no-store')
       .send(file.body);
   }

@@ -140,6 +140,7 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
           jobId: report.jobId,
           chunkNo: report.chunkNo,
           rows: report.rows,
+          verdicts: report.verdicts ?? null,
         });
         break;
       case 'chunk_failed': {

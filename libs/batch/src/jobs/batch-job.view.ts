@@ -1,4 +1,4 @@
-import type { BatchJob } from '@verity/contracts';
+import { BATCH_VERDICTS, type BatchJob, type BatchJobSummary } from '@verity/contracts';
 import { signDownload } from '../signing';
 import type { BatchJobRecord } from './batch-job.record';
 
@@ -50,6 +50,7 @@ export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): 
     result_url: job.status === 'done' && urls ? resultUrl(job.id, urls) : null,
     created_at: job.createdAt.toISOString(),
     file_name: job.fileName,
+    summary: summaryOf(job),
   };
   if (job.status === 'failed') {
     body.error = {
@@ -58,4 +59,16 @@ export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): 
     };
   }
   return body;
+}
+
+/**
+ * The stored summary (set when the job ended) with every verdict of the job's type, in
+ * BATCH_VERDICTS' order; null while the job runs and when none was stored.
+ */
+export function summaryOf(job: BatchJobRecord): BatchJobSummary | null {
+  const stored = job.summary;
+  if (stored === null) return null;
+  const summary: BatchJobSummary = {};
+  for (const verdict of BATCH_VERDICTS[job.type]) summary[verdict] = stored[verdict] ?? 0;
+  return summary;
 }

@@ -15,6 +15,7 @@ import { BatchSmtpProbe1740350000000 } from './1740350000000-batch-smtp-probe';
 import { RateLimitBuckets1740355000000 } from './1740355000000-rate-limit-buckets';
 import { VerifyHistory1741000000000 } from './1741000000000-verify-history';
 import { BatchEndEffects1741100000000 } from './1741100000000-batch-end-effects';
+import { BatchSummary1741230000000 } from './1741230000000-batch-summary';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   RateLimitBuckets1740355000000,
   VerifyHistory1741000000000,
   BatchEndEffects1741100000000,
+  BatchSummary1741230000000,
 ];
