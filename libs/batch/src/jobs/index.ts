@@ -11,7 +11,13 @@ export { BatchJobsService } from './batch-jobs.service';
 export { BatchJobsModule } from './batch-jobs.module';
 export { SigningSecretProvider } from './signing-secret.provider';
 export { SettingsRepository } from './settings.repository';
-export { processedRowsOf, resultUrl, toBatchJob, type ResultUrlOptions } from './batch-job.view';
+export {
+  processedRowsOf,
+  resultUrl,
+  summaryOf,
+  toBatchJob,
+  type ResultUrlOptions,
+} from './batch-job.view';
 export {
   END_STATUSES,
   INITIAL_STATUS,

@@ -10,11 +10,12 @@ import { connect, parse } from './options';
 import { printResult } from './output';
 import { progressView } from './progress';
 import { uploadOptions } from './upload-options';
+import { onlyOf, summaryLine } from './verdicts';
 
 const USAGE = `usage: verity batch run FILE --type email|phone|ip [--column C] [--header true|false] [--fields spec|all]
-                        [--out FILE] [--webhook URL] [--interval S] [--timeout S]
+                        [--out FILE] [--only V,V] [--webhook URL] [--interval S] [--timeout S]
        verity batch get ID
-       verity batch download ID [--out FILE] [--interval S] [--timeout S]
+       verity batch download ID [--out FILE] [--only V,V] [--interval S] [--timeout S]
        ${LIST_USAGE}
        ${CANCEL_USAGE}
 Without --column, FILE has one value per line; a first line that is a column name (email,
@@ -22,12 +23,31 @@ phone, ip and the usual spellings) and not a valid value is a header, skipped an
 --column names the column of a multi-column CSV to validate (a header name, or a 1-based
 index); the result keeps every input column and appends the results. --header false: the
 first line is a row (default true with a name). --fields all adds the result columns the
-single calls have. --out defaults to <FILE stem>-results.csv next to FILE.`;
+single calls have. --out defaults to <FILE stem>-results.csv next to FILE. --only keeps the
+rows of those verdicts (email: deliverable, risky, undeliverable, unknown; phone: valid,
+invalid; ip: vpn, proxy, tor, datacenter, clean, invalid). A finished job's counts by verdict
+are printed after the file (and by batch get, as summary).`;
 
 const WAIT_OPTIONS = {
   interval: { type: 'string' },
   timeout: { type: 'string' },
+  only: { type: 'string' },
 } as const;
+
+/** The file written, and the finished job's summary on a second line. */
+function written(
+  job: BatchJob,
+  file: { path: string; bytes: number },
+  only: readonly string[] | undefined,
+): string {
+  const rows = `${job.total_rows.toLocaleString('en')} ${job.total_rows === 1 ? 'row' : 'rows'}`;
+  const kept = only === undefined ? rows : `the ${only.join(', ')} rows of ${rows}`;
+  const summary = summaryLine(job);
+  return (
+    `${file.path}  (${kept}, ${file.bytes.toLocaleString('en')} bytes)` +
+    (summary === null ? '' : `\nsummary  ${summary}`)
+  );
+}
 
 function seconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -99,6 +119,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
       if (!BATCH_TYPES.includes(type))
         throw new UsageError(`--type must be one of ${BATCH_TYPES.join(', ')}\n${USAGE}`);
       const upload = uploadOptions(values);
+      const only = onlyOf(values.only, type);
       const [file] = positionals;
       const out = values.out ?? defaultOut(file);
       await checkPaths(file, out);
@@ -115,6 +136,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
             webhookUrl: values.webhook,
             ...upload,
             to: out,
+            only,
             intervalMs,
             timeoutMs,
             signal,
@@ -130,7 +152,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
         return printResult(
           json
             ? { job: result.job, path: result.path, bytes: result.bytes }
-            : `${result.path}  (${result.job.total_rows.toLocaleString('en')} ${result.job.total_rows === 1 ? 'row' : 'rows'}, ${result.bytes.toLocaleString('en')} bytes)`,
+            : written(result.job, result, only),
           json,
         );
       } catch (error) {
@@ -155,11 +177,12 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
       if (positionals.length !== 1) throw new UsageError(USAGE);
       const [id] = positionals;
       const out = values.out ?? `${id}-results.csv`;
+      const only = onlyOf(values.only);
       const { verity, json } = connect(values);
       const view = progressView(process.stderr);
       let last: BatchJob | undefined;
       try {
-        const file = await interruptible(async (signal) => {
+        const { job, file } = await interruptible(async (signal) => {
           // A job still running is waited for first, with the same progress as `batch run`.
           const done = await verity.batch.wait(id, {
             intervalMs: seconds(values.interval, '--interval'),
@@ -170,13 +193,10 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
               view.update(job);
             },
           });
-          return verity.batch.download(done, { to: out, signal });
+          return { job: done, file: await verity.batch.download(done, { to: out, only, signal }) };
         });
         view.finish();
-        return printResult(
-          json ? file : `${file.path}  (${file.bytes.toLocaleString('en')} bytes)`,
-          json,
-        );
+        return printResult(json ? file : written(job, file, only), json);
       } catch (error) {
         view.finish();
         if (error instanceof InterruptedError && last)
