@@ -54,7 +54,12 @@ describe('batch job summary and downloads filtered by verdict (embedded)', () =>
 
   it('counts an email job by deliverability, as many as the file holds of each', async () => {
     const { final, text } = await single('email', EMAIL_VALUES);
-    assert.deepEqual(Object.keys(final.summary), ['deliverable', 'risky', 'undeliverable', 'unknown']);
+    assert.deepEqual(Object.keys(final.summary), [
+      'deliverable',
+      'risky',
+      'undeliverable',
+      'unknown',
+    ]);
     assert.deepEqual(final.summary, expectedSummary('email', text));
     assert.equal(
       Object.values<number>(final.summary).reduce((a, b) => a + b, 0),
@@ -133,16 +138,16 @@ describe('batch job summary and downloads filtered by verdict (embedded)', () =>
     assert.equal(all.rows.length, EMAIL_VALUES.length);
     const file = await download(`${final.result_url}&only=undeliverable`);
     assert.equal(file.status, 200);
-    assert.equal(
-      file.text,
-      [all.header, ...keptRows('email', all, ['undeliverable'])].join(''),
-    );
+    assert.equal(file.text, [all.header, ...keptRows('email', all, ['undeliverable'])].join(''));
   });
 
   it('refuses an unknown verdict, one of another type and an empty only with 400, and any only without a valid signature with 403', async () => {
     const { final } = await single('phone', PHONE_VALUES.slice(0, 3));
     for (const [only, message] of [
-      ['deliverable', /"deliverable" is not a verdict of phone jobs: one or more of valid, invalid/],
+      [
+        'deliverable',
+        /"deliverable" is not a verdict of phone jobs: one or more of valid, invalid/,
+      ],
       ['valid,bogus', /"bogus" is not a verdict of phone jobs/],
       ['', /only names no verdict/],
       [',', /only names no verdict/],

@@ -215,10 +215,7 @@ export class BatchResource {
     job: BatchJob | string,
     options: BatchDownloadOptions & { to: string },
   ): Promise<DownloadedFile>;
-  download(
-    job: BatchJob | string,
-    options?: Omit<BatchDownloadOptions, 'to'>,
-  ): Promise<string>;
+  download(job: BatchJob | string, options?: Omit<BatchDownloadOptions, 'to'>): Promise<string>;
   async download(
     jobOrId: BatchJob | string,
     options: BatchDownloadOptions = {},

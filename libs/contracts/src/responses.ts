@@ -144,7 +144,8 @@ export const batchJobErrorSchema = z.object({
 const VERDICT_MEANING: Record<BatchVerdict, string> = {
   deliverable: 'email: rows whose deliverability is deliverable',
   risky: 'email: rows whose deliverability is risky',
-  undeliverable: 'email: rows whose deliverability is undeliverable (a row that is not an address included)',
+  undeliverable:
+    'email: rows whose deliverability is undeliverable (a row that is not an address included)',
   unknown: 'email: rows whose deliverability is unknown',
   valid: 'phone: valid numbers',
   invalid: 'phone, ip: rows that are not a valid number (phone) or not an address (ip)',

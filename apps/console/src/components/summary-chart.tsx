@@ -100,9 +100,7 @@ export function SummaryChart({ type, summary }: { type: BatchType; summary: Batc
 export function FilteredDownload({ type, resultUrl }: { type: BatchType; resultUrl: string }) {
   const [only, setOnly] = useState<BatchVerdict[]>([]);
   const toggle = (verdict: BatchVerdict, on: boolean) =>
-    setOnly((now) =>
-      BATCH_VERDICTS[type].filter((v) => (v === verdict ? on : now.includes(v))),
-    );
+    setOnly((now) => BATCH_VERDICTS[type].filter((v) => (v === verdict ? on : now.includes(v))));
   const url = new URL(resultUrl);
   url.searchParams.set('only', only.join(','));
   return (

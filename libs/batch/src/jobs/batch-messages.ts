@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  ALL_BATCH_VERDICTS,
-  BATCH_RESULT_FIELDS,
-  BATCH_TYPES,
-  KEY_MODES,
-} from '@verity/contracts';
+import { ALL_BATCH_VERDICTS, BATCH_RESULT_FIELDS, BATCH_TYPES, KEY_MODES } from '@verity/contracts';
 import { parseChunkJson } from './chunk-message.reader';
 
 // Messages on the row bus are JSON. They are parsed with zod on receipt: a malformed message
