@@ -9,31 +9,47 @@ import {
 } from '@verity/contracts';
 import { resultColumns, type InvalidIpRow, type ResultRowInput } from './result.writer';
 
-/** The result columns a row's verdicts are read from. */
-type VerdictColumn = 'deliverability' | 'valid' | 'vpn' | 'proxy' | 'tor' | 'datacenter';
 const IP_FLAGS = ['vpn', 'proxy', 'tor', 'datacenter'] as const;
 
-/** A row's value in one of those columns: the deliverability's name, or the boolean. */
-type ReadColumn = (column: VerdictColumn) => string | boolean;
+/**
+ * The result columns a row's verdicts are read from: an engine's result is one as it is (an ip
+ * result has no `valid`: a row that reached the engine is an address), a row of the result
+ * file is read into one from its cells.
+ */
+interface VerdictColumns {
+  deliverability?: string;
+  valid?: boolean;
+  vpn?: boolean;
+  proxy?: boolean;
+  tor?: boolean;
+  datacenter?: boolean;
+}
+
+/** An ip row that is not an address. */
+const NOT_AN_ADDRESS: VerdictColumns = { valid: false };
 
 /**
  * The one definition of a row's verdicts (BATCH_VERDICTS, docs/batch.md "Summary"), from its
  * result columns: the scorer reads them from the engine's result (the summary), the download
  * from the result file's cells (`only=`), so both say the same of every row.
  */
-function eachVerdict(type: BatchType, read: ReadColumn, emit: (v: BatchVerdict) => void): void {
+function eachVerdict(
+  type: BatchType,
+  row: VerdictColumns,
+  emit: (verdict: BatchVerdict) => void,
+): void {
   switch (type) {
     case 'email':
-      emit(read('deliverability') as Deliverability);
+      emit(row.deliverability as Deliverability);
       return;
     case 'phone':
-      emit(read('valid') === true ? 'valid' : 'invalid');
+      emit(row.valid === true ? 'valid' : 'invalid');
       return;
     case 'ip': {
-      if (read('valid') !== true) return emit('invalid');
+      if (row.valid === false) return emit('invalid');
       let flagged = false;
       for (const flag of IP_FLAGS) {
-        if (read(flag) === true) {
+        if (row[flag] === true) {
           flagged = true;
           emit(flag);
         }
@@ -64,16 +80,12 @@ export class VerdictCounter {
 
   /** Counts one row from the engine's result. */
   count<T extends BatchType>(row: ResultRowInput[T]): void {
-    const read: ReadColumn =
-      this.type === 'ip' && isInvalidIp(row)
-        ? () => false
-        : (column) => (column === 'valid' && this.type === 'ip' ? true : rowValue(row, column));
-    eachVerdict(this.type, read, this.add);
+    eachVerdict(this.type, isInvalidIp(row) ? NOT_AN_ADDRESS : row, this.add);
   }
 
   /** Counts one row from its result line (a row settled in an earlier SMTP retry round). */
   countLine(line: string): void {
-    eachVerdict(this.type, this.cells.reader(parseRecord(line)), this.add);
+    eachVerdict(this.type, this.cells.read(parseRecord(line)), this.add);
   }
 
   /** The counts, every verdict of the type present. */
@@ -82,26 +94,28 @@ export class VerdictCounter {
   }
 }
 
-function rowValue(row: object, column: VerdictColumn): string | boolean {
-  const value = (row as Record<string, unknown>)[column];
-  return typeof value === 'boolean' || typeof value === 'string' ? value : false;
-}
-
 /** Where the verdict columns sit in a record of a result file, counted from its end. */
 class ResultCells {
-  private readonly fromEnd = new Map<VerdictColumn, number>();
+  private readonly fromEnd: [keyof VerdictColumns, number][] = [];
 
   constructor(type: BatchType, fields: BatchResultFields) {
     // The result cells end every record (a multi-column file's input cells come first).
     const names = resultColumns(type, fields, true).names;
-    names.forEach((name, i) => this.fromEnd.set(name as VerdictColumn, names.length - i));
+    for (const column of ['deliverability', 'valid', ...IP_FLAGS] as const) {
+      const at = names.indexOf(column);
+      if (at >= 0) this.fromEnd.push([column, names.length - at]);
+    }
   }
 
-  reader(cells: readonly string[]): ReadColumn {
-    return (column) => {
-      const cell = cells[cells.length - (this.fromEnd.get(column) ?? cells.length + 1)];
-      return column === 'deliverability' ? (cell ?? '') : cell === 'true';
-    };
+  /** A record's verdict columns: booleans from `true`/`false`, the deliverability as written. */
+  read(cells: readonly string[]): VerdictColumns {
+    const row: VerdictColumns = {};
+    for (const [column, fromEnd] of this.fromEnd) {
+      const cell = cells[cells.length - fromEnd] ?? '';
+      if (column === 'deliverability') row.deliverability = cell;
+      else row[column] = cell === 'true';
+    }
+    return row;
   }
 }
 
@@ -123,7 +137,7 @@ export class VerdictFilter {
   /** Whether the record (one row of the result file, without its line end) is kept. */
   keeps(record: string): boolean {
     let kept = false;
-    eachVerdict(this.type, this.cells.reader(parseRecord(record)), (v) => {
+    eachVerdict(this.type, this.cells.read(parseRecord(record)), (v) => {
       if (this.only.has(v)) kept = true;
     });
     return kept;
