@@ -46,14 +46,14 @@ describe('multi-column batch files and fields=all (embedded)', () => {
     return { created, final, text: file.text };
   }
 
-  /** The single-column job of `values` (each quoted), as the spec writes it. */
+  /** The single-column job of `values` (each quoted). */
   async function singleColumn(type: string, values: readonly string[], extra: BatchField[] = []) {
     const body = values.map((v) => `"${v.replace(/"/g, '""')}"`).join('\n') + '\n';
     return run([['type', type], ...extra, ['file', body]]);
   }
 
   /**
-   * The spec's result cells of every CRM value. An empty value is a blank line in the spec's
+   * The `spec` result cells of every CRM value. An empty value is a blank line in a
    * single-column file (no row), so its cells are the single call's answer for an empty address.
    */
   async function emailReference(): Promise<Map<string, string>> {

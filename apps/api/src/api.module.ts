@@ -4,7 +4,7 @@ import { AccountsModule } from '@verity/accounts';
 import { BatchJobsModule } from '@verity/batch';
 import { BatchPortsModule } from '@verity/ports';
 import { HistoryModule } from '@verity/history';
-import { APP_CONFIG } from '@verity/config';
+import { CORE_CONFIG } from '@verity/config';
 import { HealthController, HealthRegistry, LOGGER } from '@verity/platform';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AdminGuard } from './auth/admin.guard';
@@ -50,12 +50,12 @@ import { RATE_LIMIT_CHECK } from './api.readiness';
     {
       provide: RATE_LIMIT_STORE,
       useFactory: createKeyRateLimitStore,
-      inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+      inject: [CORE_CONFIG, { token: LOGGER, optional: true }],
     },
     {
       provide: AUTH_RATE_LIMIT_STORE,
       useFactory: createAuthRateLimitStore,
-      inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+      inject: [CORE_CONFIG, { token: LOGGER, optional: true }],
     },
     ApiKeyGuard,
     AdminGuard,

@@ -1,4 +1,4 @@
-import { VerityError } from '@verity/common';
+import { InvalidInputError } from '@verity/common';
 import {
   LineBuffer,
   resultColumns,
@@ -116,7 +116,7 @@ export async function scoreChunk(
         try {
           result = engines.ip.lookup(row);
         } catch (error) {
-          if (!(error instanceof VerityError && error.code === 'unprocessable')) throw error;
+          if (!(error instanceof InvalidInputError)) throw error;
           result = { invalidIp: row };
         }
         push(i, columns.line(result));

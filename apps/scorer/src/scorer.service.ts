@@ -1,11 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  Optional,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   BATCH_NAMES,
   type BatchNames,
@@ -18,18 +11,10 @@ import {
   BatchOutages,
   JobLifecycle,
   VerdictCounter,
-  type OutageWatch,
-  startConsumer,
+  WorkerService,
 } from '@verity/batch';
-import {
-  BLOB_STORE,
-  ROW_BUS,
-  type BlobStore,
-  type BusMessage,
-  type RowBus,
-  type Subscription,
-} from '@verity/ports';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BLOB_STORE, ROW_BUS, type BlobStore, type BusMessage, type RowBus } from '@verity/ports';
+import { BATCH_CONFIG, SMTP_CONFIG, type BatchConfig, type SmtpConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { ENGINES, METRICS, TEST_ENGINES, type Engines } from '@verity/platform';
 import { scoreChunk, type ProbedLines } from './chunk.scorer';
@@ -65,9 +50,7 @@ const SCORED_MEMORY = 10_000;
  * BATCH_OUTAGE_BUDGET_MS: the consumer pauses and the chunk waits (see OutageWatch).
  */
 @Injectable()
-export class ScorerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly log = new Logger('Scorer');
-  private readonly subscriptions: Subscription[] = [];
+export class ScorerService extends WorkerService implements OnApplicationBootstrap {
   /** Failed deliveries per message (topic/partition/offset) held by this process. */
   private readonly failures = new Map<string, number>();
   /**
@@ -76,7 +59,6 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
    * scoring or a database read (its part and report already exist).
    */
   private readonly scored = new Set<string>();
-  private readonly outage: OutageWatch;
   private readonly retryWindow: SmtpRetryWindow;
   /** Aborted at shutdown: SMTP chunks (which may wait minutes) stop instead of finishing. */
   private readonly stopping = new AbortController();
@@ -89,17 +71,13 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(ENGINES) private readonly engines: Engines,
     @Inject(TEST_ENGINES) private readonly testEngines: Engines,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
+    @Inject(SMTP_CONFIG) smtp: SmtpConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
-    @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
+    @Optional() @Inject(METRICS) metrics: VerityMetrics | null = null,
   ) {
-    this.outage = outages.watch({
-      worker: 'scorer',
-      budgetMs: config.BATCH_OUTAGE_BUDGET_MS,
-      log: this.log,
-      metrics,
-    });
-    this.retryWindow = new SmtpRetryWindow(config, lifecycle, blobs, bus, names);
+    super('scorer', outages, config.BATCH_OUTAGE_BUDGET_MS, metrics);
+    this.retryWindow = new SmtpRetryWindow({ ...smtp, ...config }, lifecycle, blobs, bus, names);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -107,26 +85,23 @@ export class ScorerService implements OnApplicationBootstrap, BeforeApplicationS
     await this.bus.ensureTopic(this.names.progressTopic, this.config.KAFKA_CHUNK_PARTITIONS);
     const consumer = {
       bus: this.bus,
-      metrics: this.metrics,
       partitions: this.config.KAFKA_CHUNK_PARTITIONS,
       concurrency: this.config.BATCH_SCORER_CONCURRENCY,
-      log: this.log,
       handle: (msg: BusMessage) => this.handle(msg),
-      outage: this.outage,
     };
     // The retries first: their topic must exist before the first chunk is held.
     for (const [group, topic, what] of [
       [this.names.scorerRetryGroup, this.names.chunkRetriesTopic, 'chunk retry'],
       [this.names.scorerGroup, this.names.chunksTopic, 'chunk'],
     ] as const) {
-      this.subscriptions.push(await startConsumer({ ...consumer, group, topic, what }));
+      await this.consume({ ...consumer, group, topic, what });
     }
   }
 
   /** Stops fetching, lets in-flight chunks finish and commits them. */
-  async beforeApplicationShutdown(): Promise<void> {
+  override async beforeApplicationShutdown(): Promise<void> {
     this.stopping.abort(new ScorerStopping());
-    await Promise.all(this.subscriptions.splice(0).map((s) => s.stop()));
+    await super.beforeApplicationShutdown();
   }
 
   /** Handles one chunk message. */

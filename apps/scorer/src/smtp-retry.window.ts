@@ -8,7 +8,7 @@ import {
   type JobLifecycle,
 } from '@verity/batch';
 import { cappedBackoffMs } from '@verity/common';
-import type { AppConfig } from '@verity/config';
+import type { SmtpConfig, BatchConfig } from '@verity/config';
 import { BlobNotFoundError, type BlobStore, type RowBus } from '@verity/ports';
 import type { ProbedLines } from './chunk.scorer';
 
@@ -17,9 +17,10 @@ export type ChunkRetry = NonNullable<ChunkMessage['retry']>;
 
 /** The settings the rounds follow. */
 export type RoundSettings = Pick<
-  AppConfig,
-  'EMAIL_SMTP_RETRY_WINDOW_MS' | 'EMAIL_SMTP_RETRY_DELAY_MS' | 'BATCH_STALL_MS'
->;
+  SmtpConfig,
+  'EMAIL_SMTP_RETRY_WINDOW_MS' | 'EMAIL_SMTP_RETRY_DELAY_MS'
+> &
+  Pick<BatchConfig, 'BATCH_STALL_MS'>;
 
 /**
  * The round after `retry` (the first pass when undefined): EMAIL_SMTP_RETRY_DELAY_MS later,
@@ -60,7 +61,7 @@ export function heldKey(jobId: string, chunkNo: number): string {
  */
 export class SmtpRetryWindow {
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: RoundSettings & Pick<BatchConfig, 'KAFKA_CHUNK_PARTITIONS'>,
     private readonly lifecycle: JobLifecycle,
     private readonly blobs: BlobStore,
     private readonly bus: RowBus,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CONSOLE_CONFIG, type ConsoleConfig } from '@verity/config';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
 import { ApiKeyRepository } from './api-key.repository';
@@ -17,7 +17,10 @@ import { LedgerRepository } from './ledger.repository';
 import { NotificationListener } from './notification.listener';
 import { UsageRepository } from './usage.repository';
 
-/** Accounts, keys and credits. Needs a DataSource and APP_CONFIG from the host module. */
+/**
+ * Accounts, keys and credits. Needs a DataSource and the config (CORE_CONFIG, CONSOLE_CONFIG,
+ * CREDITS_CONFIG) from the host module.
+ */
 @Module({
   providers: [
     AccountRepository,
@@ -30,12 +33,12 @@ import { UsageRepository } from './usage.repository';
     RateLimitBucketRepository,
     {
       provide: PasswordHashPool,
-      useFactory: (config: AppConfig) =>
+      useFactory: (config: ConsoleConfig) =>
         new PasswordHashPool(
           config.CONSOLE_PASSWORD_HASH_THREADS,
           config.CONSOLE_PASSWORD_HASH_QUEUE,
         ),
-      inject: [APP_CONFIG],
+      inject: [CONSOLE_CONFIG],
     },
     AccountsService,
     ApiKeysService,

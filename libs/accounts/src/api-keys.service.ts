@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig } from '@verity/config';
 import type { ApiKey, IssuedApiKey, KeyMode } from '@verity/contracts';
 import type { ApiKeyEntity } from '@verity/database';
 import { ApiKeyCache } from './api-key.cache';
@@ -36,7 +36,7 @@ export class ApiKeysService {
     private readonly db: DataSource,
     private readonly keys: ApiKeyRepository,
     private readonly activity: KeyActivityRecorder,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CORE_CONFIG) config: CoreConfig,
   ) {
     this.cache = new ApiKeyCache(config.KEY_CACHE_TTL_MS);
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { retryOnTransactionConflict, VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig } from '@verity/config';
 import { LeaseRepository } from './leases/lease.repository';
 import { LedgerRepository, type LedgerMovement } from './ledger.repository';
 
@@ -40,7 +40,7 @@ export class CreditsService {
   constructor(
     private readonly ledger: LedgerRepository,
     private readonly leases: LeaseRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CORE_CONFIG) private readonly config: CoreConfig,
   ) {}
 
   /**

@@ -5,7 +5,7 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CONSOLE_CONFIG, type ConsoleConfig } from '@verity/config';
 import { ApiKeyRepository } from './api-key.repository';
 import type { Principal } from './principal';
 import { UsageRepository, type TestCalls } from './usage.repository';
@@ -29,7 +29,7 @@ export class KeyActivityRecorder implements OnModuleInit, OnApplicationShutdown 
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly usage: UsageRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CONSOLE_CONFIG) private readonly config: ConsoleConfig,
   ) {}
 
   onModuleInit(): void {

@@ -39,6 +39,16 @@ export class VerityError extends Error {
   }
 }
 
+/**
+ * An input value the engine cannot read (a non-IP given to the IP engine): 422 to an API
+ * caller; in a batch file, that row's invalid result.
+ */
+export class InvalidInputError extends VerityError {
+  constructor(message: string) {
+    super('unprocessable', message);
+  }
+}
+
 /** The upstream dependencies a 503 names (metrics label; never shown to clients). */
 export type UpstreamDependency = 'hlr' | 'ip_data';
 

@@ -1,3 +1,13 @@
 export { configSchema, type AppConfig } from './config.schema';
 export { loadConfig, withListenPort, ConfigError, type LoadConfigOptions } from './load-config';
-export * from './app-config.token';
+export * from './config.tokens';
+export type { CoreConfig } from './sections/core.config';
+export type { EmailConfig } from './sections/email.config';
+export type { SmtpConfig } from './sections/smtp.config';
+export type { PhoneConfig } from './sections/phone.config';
+export type { IpConfig } from './sections/ip.config';
+export type { BatchConfig } from './sections/batch.config';
+export type { ConsoleConfig } from './sections/console.config';
+export type { CreditsConfig } from './sections/credits.config';
+export type { HttpLimitsConfig } from './sections/http-limits.config';
+export type { HistoryConfig } from './sections/history.config';

@@ -1,7 +1,7 @@
-// Account-level answers: GET /v1/ping and the key management routes. Plain types (no zod) so
-// the client SDK can ship them; responses.ts checks its schemas against them.
+// Account-level answers: GET /v1/ping, the key management routes and the explained verify call
+// with the account's history of its values. Plain types (no zod) so the client SDK can ship
+// them; responses.ts and feedback.schemas.ts check their schemas against them.
 
-import type { VerifyHistoryView } from './feedback';
 import type { VerifyResult } from './results';
 
 /** GET /v1/ping: the key's account, its own name and the credits left (free). */
@@ -45,6 +45,26 @@ export interface ExplainedReason {
   description: string;
   points: number;
   signal: 'email' | 'phone' | 'ip' | 'cross';
+}
+
+/** What the account has seen of one value of a verify call (`?explain=true`). */
+export interface ValueHistoryView {
+  /** Distinct emails seen with the value, this call's included; null for an email. */
+  linked: { '1h': number; '24h': number; '30d': number } | null;
+  /** When the account first sent the value (ISO 8601). */
+  first_seen: string;
+  /** Verify calls with the value, this one included. */
+  calls: number;
+  /** Report weights now: each report weighs 1 when made and halves every half-life. */
+  reported: { fraud: number; legitimate: number };
+}
+
+/** `history` of POST /v1/verify?explain=true: a key per value the call's history is kept for. */
+export interface VerifyHistoryView {
+  email?: ValueHistoryView;
+  phone?: ValueHistoryView;
+  ip?: ValueHistoryView;
+  subnet?: ValueHistoryView;
 }
 
 /** `POST /v1/verify?explain=true`: the default shape plus the base score and its reasons. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { check, type Same } from './same-type';
-import { KEY_MODES } from './account';
+import { KEY_MODES, type ValueHistoryView, type VerifyHistoryView } from './account';
 import { RISK_LEVELS } from './results';
 import { emailValidateRequest, ipIntelRequest, phoneValidateRequest } from './requests';
 import {
@@ -11,8 +11,6 @@ import {
   type ReasonStats,
   type ReliabilityBand,
   type RiskLevelStats,
-  type ValueHistoryView,
-  type VerifyHistoryView,
 } from './feedback';
 
 // Schemas of POST /v1/feedback, GET /v1/feedback/stats and verify's `history` (docs/history.md).

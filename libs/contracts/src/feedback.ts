@@ -1,6 +1,6 @@
-// The account's history and its outcomes: POST /v1/feedback, GET /v1/feedback/stats and the
-// `history` block of POST /v1/verify?explain=true (docs/history.md). Plain types, so the client
-// SDK ships them; feedback.schemas.ts checks its schemas against them.
+// The account's reported outcomes: POST /v1/feedback and GET /v1/feedback/stats
+// (docs/history.md). Plain types, so the client SDK ships them; feedback.schemas.ts checks its
+// schemas against them.
 import type { KeyMode } from './account';
 import type { RiskLevel } from './results';
 
@@ -36,26 +36,6 @@ export interface FeedbackResult {
   /** The values whose later scores the report moves. */
   values: HistoryValue[];
   credits_used: 0;
-}
-
-/** What the account has seen of one value of a verify call (`?explain=true`). */
-export interface ValueHistoryView {
-  /** Distinct emails seen with the value, this call's included; null for an email. */
-  linked: { '1h': number; '24h': number; '30d': number } | null;
-  /** When the account first sent the value (ISO 8601). */
-  first_seen: string;
-  /** Verify calls with the value, this one included. */
-  calls: number;
-  /** Report weights now: each report weighs 1 when made and halves every half-life. */
-  reported: { fraud: number; legitimate: number };
-}
-
-/** `history` of POST /v1/verify?explain=true: a key per value the call's history is kept for. */
-export interface VerifyHistoryView {
-  email?: ValueHistoryView;
-  phone?: ValueHistoryView;
-  ip?: ValueHistoryView;
-  subnet?: ValueHistoryView;
 }
 
 /** Labelled calls at one risk level. */

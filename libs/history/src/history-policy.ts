@@ -1,4 +1,4 @@
-import type { AppConfig } from '@verity/config';
+import type { HistoryConfig } from '@verity/config';
 import type { HistoryStorePolicy } from './store/history-store.port';
 import { LINK_WINDOWS_MS } from './store/history-store.port';
 
@@ -10,7 +10,7 @@ const MEMBER_CAP = 1_000;
 const RECENT_TTL_MS = 120_000;
 
 /** The history store's policy from HISTORY_* (docs/history.md). */
-export function historyPolicy(config: AppConfig): HistoryStorePolicy {
+export function historyPolicy(config: HistoryConfig): HistoryStorePolicy {
   const retention = config.HISTORY_RETENTION_DAYS * DAY_MS;
   return {
     valueTtlMs: retention,
@@ -22,6 +22,6 @@ export function historyPolicy(config: AppConfig): HistoryStorePolicy {
 }
 
 /** The oldest moment the history keeps at `now`. */
-export function retentionStart(config: AppConfig, now: number): Date {
+export function retentionStart(config: HistoryConfig, now: number): Date {
   return new Date(now - config.HISTORY_RETENTION_DAYS * DAY_MS);
 }

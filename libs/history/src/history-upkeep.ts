@@ -7,7 +7,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { HISTORY_CONFIG, type HistoryConfig } from '@verity/config';
 import { LOGGER } from '@verity/platform';
 import { CallLog } from './calls/call-log';
 import { VerifyCallRepository } from './db/verify-call.repository';
@@ -38,7 +38,7 @@ export class HistoryUpkeep implements OnModuleInit, OnApplicationBootstrap, OnAp
   constructor(
     @Inject(HISTORY_STORE) private readonly store: HistoryStore,
     @Inject(HISTORY_POLICY) private readonly policy: HistoryStorePolicy,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(HISTORY_CONFIG) private readonly config: HistoryConfig,
     private readonly calls: VerifyCallRepository,
     private readonly reports: VerifyFeedbackRepository,
     private readonly log: CallLog,

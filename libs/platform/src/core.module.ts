@@ -1,12 +1,15 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CONFIG_TOKENS, configProviders, type AppConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { HealthRegistry } from './health/health.registry';
 import { LOGGER, METRICS } from './tokens';
 
-/** What every deployable shares: the validated config, the database and the metrics registry. */
+/**
+ * What every deployable shares: the validated config (whole and by section), the database and
+ * the metrics registry.
+ */
 export interface CoreResources {
   config: AppConfig;
   dataSource: DataSource;
@@ -23,13 +26,13 @@ export class CoreModule {
     return {
       module: CoreModule,
       providers: [
-        { provide: APP_CONFIG, useValue: resources.config },
+        ...configProviders(resources.config),
         { provide: DataSource, useValue: resources.dataSource },
         { provide: METRICS, useValue: resources.metrics },
         { provide: LOGGER, useValue: resources.logger ?? null },
         HealthRegistry,
       ],
-      exports: [APP_CONFIG, DataSource, METRICS, LOGGER, HealthRegistry],
+      exports: [...CONFIG_TOKENS, DataSource, METRICS, LOGGER, HealthRegistry],
     };
   }
 }

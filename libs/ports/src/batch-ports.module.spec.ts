@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import 'reflect-metadata';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { APP_CONFIG, loadConfig } from '@verity/config';
+import { CONFIG_TOKENS, configProviders, loadConfig } from '@verity/config';
 import { HealthRegistry } from '@verity/platform';
 import { LocalBlobStore } from './adapters/local.blob-store';
 import { MemoryJobQueue } from './adapters/memory.job-queue';
@@ -20,8 +20,8 @@ describe('BatchPortsModule', () => {
     const config = loadConfig({ VERITY_HOME: home, NODE_ENV: 'test' });
     @Global() // as the host's CoreModule is
     @Module({
-      providers: [{ provide: APP_CONFIG, useValue: config }, HealthRegistry],
-      exports: [APP_CONFIG, HealthRegistry],
+      providers: [...configProviders(config), HealthRegistry],
+      exports: [...CONFIG_TOKENS, HealthRegistry],
     })
     class ConfigHost {}
     @Module({ imports: [ConfigHost, BatchPortsModule.forRoot()] })

@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig, BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { Logger } from 'pino';
 import type { VerityMetrics } from '@verity/observability';
 import { HealthRegistry, LOGGER, METRICS } from '@verity/platform';
@@ -77,10 +77,10 @@ class BatchPortsHealth implements OnModuleInit {
 }
 
 /**
- * Provides ROW_BUS, JOB_QUEUE and BLOB_STORE, chosen from APP_CONFIG (which the host module
- * must provide). Bull queues are created by the adapter, not @nestjs/bull: the backend is
- * chosen from the injected config at runtime, while BullModule must be imported statically
- * and would open Redis connections even with JOB_QUEUE=memory.
+ * Provides ROW_BUS, JOB_QUEUE and BLOB_STORE, chosen from BATCH_CONFIG and CORE_CONFIG (which
+ * the host module must provide). Bull queues are created by the adapter, not @nestjs/bull: the
+ * backend is chosen from the injected config at runtime, while BullModule must be imported
+ * statically and would open Redis connections even with JOB_QUEUE=memory.
  */
 @Module({})
 export class BatchPortsModule {
@@ -92,11 +92,11 @@ export class BatchPortsModule {
         {
           provide: ROW_BUS,
           inject: [
-            APP_CONFIG,
+            BATCH_CONFIG,
             { token: LOGGER, optional: true },
             { token: METRICS, optional: true },
           ],
-          useFactory: (c: AppConfig, logger?: Logger | null, metrics?: VerityMetrics | null) => {
+          useFactory: (c: BatchConfig, logger?: Logger | null, metrics?: VerityMetrics | null) => {
             const bus = createRowBus(c, logger ?? undefined);
             if (bus instanceof MemoryRowBus) metrics?.setBusBacklogSource(() => bus.backlog());
             return bus;
@@ -104,17 +104,20 @@ export class BatchPortsModule {
         },
         {
           provide: JOB_QUEUE,
-          inject: [APP_CONFIG, { token: LOGGER, optional: true }],
-          useFactory: (c: AppConfig, logger?: Logger | null) =>
-            createJobQueue(c, {
-              // Bull's Redis connections report each failed reconnect; Bull prints nothing itself.
-              onError: (err, queue) => logger?.warn({ err, queue }, 'job queue: Redis error'),
-            }),
+          inject: [BATCH_CONFIG, CORE_CONFIG, { token: LOGGER, optional: true }],
+          useFactory: (c: BatchConfig, core: CoreConfig, logger?: Logger | null) =>
+            createJobQueue(
+              { ...core, ...c },
+              {
+                // Bull's Redis connections report each failed reconnect; Bull prints nothing itself.
+                onError: (err, queue) => logger?.warn({ err, queue }, 'job queue: Redis error'),
+              },
+            ),
         },
         {
           provide: BLOB_STORE,
-          inject: [APP_CONFIG],
-          useFactory: (c: AppConfig) => createBlobStore(c),
+          inject: [BATCH_CONFIG, CORE_CONFIG],
+          useFactory: (c: BatchConfig, core: CoreConfig) => createBlobStore({ ...core, ...c }),
         },
         BatchPortsShutdown,
         BatchPortsHealth,

@@ -2,7 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig } from '@verity/config';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -14,7 +14,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 export class AdminGuard implements CanActivate {
   private readonly expected: Buffer | null;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(CORE_CONFIG) config: CoreConfig) {
     this.expected = config.ADMIN_TOKEN ? digest(config.ADMIN_TOKEN) : null;
   }
 

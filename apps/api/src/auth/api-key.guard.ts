@@ -2,7 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import type { FastifyRequest } from 'fastify';
 import { ApiKeysService } from '@verity/accounts';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig } from '@verity/config';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store';
 import { AUTH_RATE_LIMIT_STORE } from '../rate-limit/rate-limit.tokens';
 import { addressSubject } from '../http/client-address';
@@ -22,7 +22,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly keys: ApiKeysService,
     @Inject(AUTH_RATE_LIMIT_STORE) limits: RateLimitStore,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CORE_CONFIG) config: CoreConfig,
   ) {
     this.budget = new FailedAuthBudget(
       limits,

@@ -10,7 +10,7 @@ import {
   parseOnly,
 } from '@verity/batch';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { BatchType, BatchVerdict } from '@verity/contracts';
 import { isJobId } from './batch-upload.service';
 
@@ -37,7 +37,7 @@ export class BatchDownloadService {
     private readonly jobs: BatchJobRepository,
     private readonly secrets: SigningSecretProvider,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
   ) {}
 
   async open(jobId: string, sig: string | undefined, only?: unknown): Promise<ResultDownload> {

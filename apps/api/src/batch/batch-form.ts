@@ -53,7 +53,7 @@ function isResultFields(value: string): value is BatchResultFields {
   return (BATCH_RESULT_FIELDS as readonly string[]).includes(value);
 }
 
-/** The field set `fields` names (400 otherwise); the spec's when absent. */
+/** The field set `fields` names (400 otherwise); `spec` when absent. */
 export function checkResultFields(value: string | undefined): BatchResultFields {
   if (value === undefined) return 'spec';
   if (!isResultFields(value))

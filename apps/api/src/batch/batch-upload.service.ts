@@ -17,7 +17,14 @@ import {
 } from '@verity/batch';
 import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import {
+  CORE_CONFIG,
+  type CoreConfig,
+  SMTP_CONFIG,
+  type SmtpConfig,
+  BATCH_CONFIG,
+  type BatchConfig,
+} from '@verity/config';
 import { BATCH_TYPES, type BatchResultFields, type BatchType } from '@verity/contracts';
 import { publicBaseUrl } from '../http/public-url';
 import {
@@ -45,7 +52,7 @@ interface ReceivedUpload {
   sha256: string | null;
   /** The format fields as sent (for the request hash). */
   form: FormatFields;
-  /** A multi-column file's resolved format; null for the spec's single-column file. */
+  /** A multi-column file's resolved format; null for a single-column file. */
   input: NewJobInput | null;
   resultFields: BatchResultFields;
   /** The job asks mail servers about its addresses (`smtp`). */
@@ -98,7 +105,9 @@ export class BatchUploadService {
     private readonly lifecycle: JobLifecycle,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
+    @Inject(CORE_CONFIG) private readonly core: CoreConfig,
+    @Inject(SMTP_CONFIG) private readonly smtp: SmtpConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
   ) {
     this.limits = multipartLimits(config);
@@ -154,7 +163,7 @@ export class BatchUploadService {
         uploadKey: key,
         fileName: upload.fileName,
         webhookUrl: upload.webhookUrl,
-        baseUrl: publicBaseUrl(this.config.PUBLIC_URL, request),
+        baseUrl: publicBaseUrl(this.core.PUBLIC_URL, request),
         idempotencyKey,
         requestHash: hash,
         input: upload.input,
@@ -222,13 +231,13 @@ export class BatchUploadService {
         'error',
         new VerityError(
           'request_timeout',
-          `no body data for ${this.config.BODY_IDLE_TIMEOUT_MS} ms; the upload was cut`,
+          `no body data for ${this.core.BODY_IDLE_TIMEOUT_MS} ms; the upload was cut`,
           { Connection: 'close' },
         ),
       );
     // On the request, not the socket: node:http destroys a timed-out socket unless the
     // request has a 'timeout' listener, and we still want to answer.
-    raw.setTimeout(this.config.BODY_IDLE_TIMEOUT_MS, onIdle);
+    raw.setTimeout(this.core.BODY_IDLE_TIMEOUT_MS, onIdle);
     try {
       return await this.readParts(request, key, digest, onStored);
     } catch (error) {
@@ -274,7 +283,7 @@ export class BatchUploadService {
         checkSmtp(
           form.smtp,
           type === undefined ? undefined : checkType(type),
-          this.config.EMAIL_SMTP_PROBE,
+          this.smtp.EMAIL_SMTP_PROBE,
         );
         const format = checkTableFormat(form, false);
         fileName = uploadFileName(part.fileName);
@@ -297,7 +306,7 @@ export class BatchUploadService {
         ? null
         : validateWebhookUrl(webhook, this.config.WEBHOOK_ALLOW_PRIVATE).toString();
     const resultFields = checkResultFields(form.fields);
-    const smtpProbe = checkSmtp(form.smtp, checkedType, this.config.EMAIL_SMTP_PROBE);
+    const smtpProbe = checkSmtp(form.smtp, checkedType, this.smtp.EMAIL_SMTP_PROBE);
     const format = checkTableFormat(form, true);
     return {
       type: checkedType,

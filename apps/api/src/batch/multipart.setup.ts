@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppConfig } from '@verity/config';
+import type { BatchConfig } from '@verity/config';
 import type { MultipartLimits } from './multipart-parts';
 
 /**
@@ -16,7 +16,7 @@ export function registerMultipart(fastify: FastifyInstance): void {
  * The parser's limits. busboy's own file limit is one byte above BATCH_MAX_BYTES so the upload
  * inspector, which counts the same bytes, reports the 413.
  */
-export function multipartLimits(config: AppConfig): MultipartLimits {
+export function multipartLimits(config: Pick<BatchConfig, 'BATCH_MAX_BYTES'>): MultipartLimits {
   return {
     files: 1,
     fields: 8,

@@ -10,7 +10,7 @@ import {
 import type { LedgerPage } from '@verity/contracts/wire';
 import { BatchJobRepository } from '@verity/batch';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig } from '@verity/config';
 import {
   CREDIT_COST,
   type ConsoleOverview,
@@ -63,7 +63,7 @@ export class ConsoleAccountController {
     private readonly activity: KeyActivityRecorder,
     private readonly ledger: LedgerRepository,
     private readonly jobs: BatchJobRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CORE_CONFIG) private readonly config: CoreConfig,
   ) {}
 
   @ConsoleRoute('overview')

@@ -9,7 +9,14 @@ import {
   type ConsoleUser,
 } from '@verity/accounts';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import {
+  CORE_CONFIG,
+  type CoreConfig,
+  PHONE_CONFIG,
+  type PhoneConfig,
+  CONSOLE_CONFIG,
+  type ConsoleConfig,
+} from '@verity/config';
 import type {
   ConsoleLinkRequest,
   ConsoleLoginRequest,
@@ -57,7 +64,9 @@ export class ConsoleAuthController {
     private readonly throttle: LoginThrottle,
     private readonly devices: DeviceCookies,
     private readonly hashes: PasswordHashPool,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CONSOLE_CONFIG) private readonly config: ConsoleConfig,
+    @Inject(CORE_CONFIG) private readonly core: CoreConfig,
+    @Inject(PHONE_CONFIG) private readonly phone: PhoneConfig,
   ) {}
 
   @ConsoleRoute('login')
@@ -68,7 +77,7 @@ export class ConsoleAuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSessionView> {
-    assertSameOrigin(request, this.config.CONSOLE_URL);
+    assertSameOrigin(request, this.core.CONSOLE_URL);
     const device = await this.devices.trusted(request, body.email);
     // Room in the hash pool first: a flood beyond it is refused before any database read.
     const ticket = this.hashes.admit(device ? 'trusted' : 'untrusted');
@@ -91,7 +100,7 @@ export class ConsoleAuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ConsoleSessionView> {
-    assertSameOrigin(request, this.config.CONSOLE_URL);
+    assertSameOrigin(request, this.core.CONSOLE_URL);
     const user = await this.users.redeemLink(body.token);
     if (!user)
       throw new VerityError(
@@ -175,7 +184,7 @@ export class ConsoleAuthController {
       account_id: session.accountId,
       account_name: await this.accounts.name(session.accountId),
       password_set: session.passwordSet,
-      hlr_configured: this.config.HLR_PROVIDER !== 'none',
+      hlr_configured: this.phone.HLR_PROVIDER !== 'none',
       csrf_token: session.csrfToken,
     };
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestj
 import type { Logger } from 'pino';
 import { RateLimitBucketRepository } from '@verity/accounts';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig, CONSOLE_CONFIG, type ConsoleConfig } from '@verity/config';
 import { LOGGER } from '@verity/platform';
 import { createSharedRateLimitStore } from '../rate-limit/rate-limit.factory';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store';
@@ -18,12 +18,13 @@ export class ConsoleSendLimit implements OnApplicationShutdown {
 
   constructor(
     buckets: RateLimitBucketRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CONSOLE_CONFIG) private readonly config: ConsoleConfig,
+    @Inject(CORE_CONFIG) core: CoreConfig,
     @Optional() @Inject(LOGGER) logger: Logger | null = null,
   ) {
     const burst = config.CONSOLE_TEST_EVENTS_PER_MINUTE;
     this.store = createSharedRateLimitStore(
-      config,
+      core,
       buckets,
       { ratePerSecond: burst / 60, burst },
       'verity:console-sends:',

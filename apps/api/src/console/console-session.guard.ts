@@ -2,7 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import type { FastifyRequest } from 'fastify';
 import { CONSOLE_KEY_ID } from '@verity/accounts';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig } from '@verity/config';
 import {
   assertCsrfToken,
   assertSameOrigin,
@@ -28,7 +28,7 @@ declare module 'fastify' {
 export class ConsoleSessionGuard implements CanActivate {
   constructor(
     private readonly sessions: ConsoleSessions,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CORE_CONFIG) private readonly config: CoreConfig,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { ConsoleSessionRepository, tokenHash } from '@verity/accounts';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CONSOLE_CONFIG, type ConsoleConfig } from '@verity/config';
 
 /** A live console session. */
 export interface ConsoleSession {
@@ -25,7 +25,7 @@ const TOUCH_AFTER_MS = 60_000;
 export class ConsoleSessions {
   constructor(
     private readonly sessions: ConsoleSessionRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CONSOLE_CONFIG) private readonly config: ConsoleConfig,
   ) {}
 
   /** Opens a session; returns the cookie value (shown to nobody else). */

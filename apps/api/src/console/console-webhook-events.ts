@@ -12,7 +12,7 @@ import {
   webhookTestEvent,
 } from '@verity/batch';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { WebhookDelivery, WebhookResend } from '@verity/contracts';
 import { JOB_QUEUE, type JobQueue } from '@verity/ports';
 
@@ -27,7 +27,7 @@ export class ConsoleWebhookEvents {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly jobs: BatchJobRepository,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
   ) {}
 

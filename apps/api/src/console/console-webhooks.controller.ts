@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AccountsService } from '@verity/accounts';
 import { WebhookDeliveryRepository } from '@verity/batch';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type {
   ConsoleWebhooks,
   WebhookDelivery,
@@ -32,7 +32,7 @@ export class ConsoleWebhooksController {
     private readonly accounts: AccountsService,
     private readonly events: ConsoleWebhookEvents,
     private readonly sends: ConsoleSendLimit,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
   ) {}
 
   @ConsoleRoute('webhooks')

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SigningSecretProvider } from '@verity/batch';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CONSOLE_CONFIG, type ConsoleConfig } from '@verity/config';
 import { readCookie } from './console-http';
 
 export const DEVICE_COOKIE = 'verity_device';
@@ -23,7 +23,7 @@ export class DeviceCookies {
 
   constructor(
     private readonly secrets: SigningSecretProvider,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CONSOLE_CONFIG) private readonly config: ConsoleConfig,
   ) {}
 
   /** The device id (nonce) of the request's cookie when it was issued for `email`, else null. */

@@ -3,7 +3,7 @@ import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestj
 import type { Logger } from 'pino';
 import { RateLimitBucketRepository } from '@verity/accounts';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig, CONSOLE_CONFIG, type ConsoleConfig } from '@verity/config';
 import { LOGGER } from '@verity/platform';
 import { FailedAuthBudget } from '../auth/failed-auth.budget';
 import { addressSubject } from '../http/client-address';
@@ -32,20 +32,21 @@ export class LoginThrottle implements OnApplicationShutdown {
 
   constructor(
     buckets: RateLimitBucketRepository,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CONSOLE_CONFIG) config: ConsoleConfig,
+    @Inject(CORE_CONFIG) core: CoreConfig,
     @Optional() @Inject(LOGGER) logger: Logger | null = null,
   ) {
     const window = config.CONSOLE_LOGIN_WINDOW_SECONDS;
     const policy = (burst: number) => ({ ratePerSecond: burst / window, burst });
     this.addressStore = createSharedRateLimitStore(
-      config,
+      core,
       buckets,
       policy(config.CONSOLE_LOGIN_MAX_FAILURES_PER_IP),
       'verity:login-address:',
       logger,
     );
     this.accountStore = createSharedRateLimitStore(
-      config,
+      core,
       buckets,
       policy(config.CONSOLE_LOGIN_MAX_FAILURES_PER_EMAIL),
       'verity:login-account:',

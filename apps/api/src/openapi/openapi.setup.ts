@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig } from '@verity/config';
 import { publicBaseUrl } from '../http/public-url';
 import { componentSchemas } from './json-schema';
 import { ADMIN_TOKEN_SCHEME, API_KEY_SCHEME } from './security-schemes';
@@ -16,7 +16,7 @@ const DOCS_CSP =
 
 /** Serves the OpenAPI 3 document at /v1/openapi.json and a browsable page at /v1/docs, without a key. */
 export function setupOpenApi(app: NestFastifyApplication): void {
-  const config = app.get<AppConfig>(APP_CONFIG);
+  const config = app.get<CoreConfig>(CORE_CONFIG);
   secureDocsPages(app);
   const builder = new DocumentBuilder()
     .setTitle('Verity API')

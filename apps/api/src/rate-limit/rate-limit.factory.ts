@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { RateLimitBucketRepository } from '@verity/accounts';
-import type { AppConfig } from '@verity/config';
+import type { CoreConfig } from '@verity/config';
 import { MemoryRateLimitStore } from './memory.rate-limit-store';
 import { PostgresRateLimitStore } from './postgres.rate-limit-store';
 import type { BucketPolicy, RateLimitStore } from './rate-limit.store';
@@ -8,7 +8,7 @@ import { RedisRateLimitStore } from './redis.rate-limit-store';
 
 /** Token buckets in Redis when REDIS_URL is set (shared by all instances), else in memory. */
 function createStore(
-  config: AppConfig,
+  config: Pick<CoreConfig, 'REDIS_URL'>,
   policy: BucketPolicy,
   prefix: string,
   logger: Logger | null,
@@ -34,7 +34,7 @@ function redisStore(
  * limits): in Redis when REDIS_URL is set, else in PostgreSQL, which every instance shares.
  */
 export function createSharedRateLimitStore(
-  config: AppConfig,
+  config: Pick<CoreConfig, 'REDIS_URL'>,
   buckets: RateLimitBucketRepository,
   policy: BucketPolicy,
   prefix: string,
@@ -47,7 +47,7 @@ export function createSharedRateLimitStore(
 
 /** Requests per API key. */
 export function createKeyRateLimitStore(
-  config: AppConfig,
+  config: CoreConfig,
   logger: Logger | null = null,
 ): RateLimitStore {
   const policy = { ratePerSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST };
@@ -56,7 +56,7 @@ export function createKeyRateLimitStore(
 
 /** Requests without a cached key, per client address: bounds what bad keys cost. */
 export function createAuthRateLimitStore(
-  config: AppConfig,
+  config: CoreConfig,
   logger: Logger | null = null,
 ): RateLimitStore {
   const policy = {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig } from '@verity/config';
 import { RATE_LIMIT_STORE } from './rate-limit.tokens';
 import type { RateLimitDecision, RateLimitStore } from './rate-limit.store';
 
@@ -16,7 +16,7 @@ export class RateLimitGuard implements CanActivate {
 
   constructor(
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CORE_CONFIG) private readonly config: CoreConfig,
   ) {
     this.limit = String(config.RATE_LIMIT_BURST);
   }

@@ -1,13 +1,6 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  Optional,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   BATCH_NAMES,
   type BatchNames,
@@ -20,18 +13,11 @@ import {
   resultKey,
   type BatchJobRecord,
   BatchOutages,
-  startConsumer,
+  WorkerService,
 } from '@verity/batch';
-import {
-  BLOB_STORE,
-  ROW_BUS,
-  type BlobStore,
-  type BusMessage,
-  type RowBus,
-  type Subscription,
-} from '@verity/ports';
+import { BLOB_STORE, ROW_BUS, type BlobStore, type BusMessage, type RowBus } from '@verity/ports';
 import { counted } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { ChunkRecorder } from './chunk-recorder';
@@ -56,9 +42,7 @@ const ASSEMBLY_POLL_MS = 100;
  * the handler finished, so a crash anywhere replays safely.
  */
 @Injectable()
-export class AssemblerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly log = new Logger('Assembler');
-  private subscription?: Subscription;
+export class AssemblerService extends WorkerService implements OnApplicationBootstrap {
   /** Chunks still awaited per job seen by this process (the pending-chunks gauge). */
   private readonly pending = new Map<string, number>();
   /** Jobs whose end effects this process saw run (late reports then cost nothing). */
@@ -73,13 +57,15 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     private readonly assembly: BatchAssemblyRepository,
     private readonly progress: BatchProgressRepository,
     private readonly lifecycle: JobLifecycle,
-    private readonly outages: BatchOutages,
+    outages: BatchOutages,
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
-    @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
+    @Optional() @Inject(METRICS) metrics: VerityMetrics | null = null,
   ) {
+    // Reports are redelivered until handled: an outage pauses the consumer and logs once.
+    super('assembler', outages, config.BATCH_OUTAGE_BUDGET_MS, metrics);
     this.recorder = new ChunkRecorder((chunks) => this.repository.recordChunks(chunks));
     this.holder = config.INSTANCE_ID ?? hostname();
   }
@@ -89,30 +75,16 @@ export class AssemblerService implements OnApplicationBootstrap, BeforeApplicati
     const released = await this.assembly.releaseAssembliesOf(this.holder);
     if (released > 0)
       this.log.log(`gave back ${counted(released, 'assembly claim')} of a previous run`);
-    this.subscription = await startConsumer({
+    await this.consume({
       bus: this.bus,
-      metrics: this.metrics,
       group: this.names.assemblerGroup,
       topic: this.names.progressTopic,
       partitions: this.config.KAFKA_CHUNK_PARTITIONS,
       // Reports are spread over partitions and recorded in groups: take them all at once.
       concurrency: this.config.KAFKA_CHUNK_PARTITIONS,
-      log: this.log,
       what: 'progress',
       handle: (msg) => this.handle(msg),
-      // Reports are redelivered until handled: an outage pauses the consumer and logs once.
-      outage: this.outages.watch({
-        worker: 'assembler',
-        budgetMs: this.config.BATCH_OUTAGE_BUDGET_MS,
-        log: this.log,
-        metrics: this.metrics,
-      }),
     });
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.subscription?.stop();
-    this.subscription = undefined;
   }
 
   /** Handles one progress report. */

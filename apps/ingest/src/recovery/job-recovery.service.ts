@@ -17,7 +17,7 @@ import {
 } from '@verity/batch';
 import { counted } from '@verity/common';
 import { JOB_QUEUE, type JobQueue } from '@verity/ports';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { SPLIT_ATTEMPTS, type IngestPayload } from '../splitter/splitter.service';
@@ -47,7 +47,7 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
     private readonly lifecycle: JobLifecycle,
     private readonly outages: BatchOutages,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {}

@@ -8,7 +8,7 @@ import {
 import { counted } from '@verity/common';
 import { BLOB_STORE, type BlobStore } from '@verity/ports';
 import { BatchJobHousekeeping, resultsPrefix } from '@verity/batch';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import { PeriodicTask } from '../recovery/periodic-task';
 
 /** How often ingest looks for expired results and abandoned uploads. */
@@ -43,7 +43,7 @@ export class StorageRetentionService implements OnApplicationBootstrap, BeforeAp
   constructor(
     private readonly housekeeping: BatchJobHousekeeping,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
   ) {}
 
   onApplicationBootstrap(): void {

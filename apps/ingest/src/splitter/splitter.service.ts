@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   BATCH_NAMES,
   type BatchNames,
@@ -16,7 +16,8 @@ import {
   type RowChunk,
   BatchOutages,
   JobLifecycle,
-  type OutageWatch,
+  InputRefusal,
+  WorkerService,
 } from '@verity/batch';
 import {
   BLOB_STORE,
@@ -29,8 +30,8 @@ import {
   type QueuedJob,
   type RowBus,
 } from '@verity/ports';
-import { counted, VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { counted } from '@verity/common';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { BatchJobError } from '@verity/contracts';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
@@ -89,10 +90,7 @@ function chunksOf(
  * resumes from the split checkpoint (docs/batch.md, "Recovery").
  */
 @Injectable()
-export class SplitterService implements OnApplicationBootstrap {
-  private readonly log = new Logger('Splitter');
-  private readonly outage: OutageWatch;
-
+export class SplitterService extends WorkerService implements OnApplicationBootstrap {
   constructor(
     private readonly repository: BatchJobRepository,
     private readonly lifecycle: JobLifecycle,
@@ -100,16 +98,11 @@ export class SplitterService implements OnApplicationBootstrap {
     @Inject(ROW_BUS) private readonly bus: RowBus,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
-    @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
+    @Optional() @Inject(METRICS) metrics: VerityMetrics | null = null,
   ) {
-    this.outage = outages.watch({
-      worker: 'splitter',
-      budgetMs: config.BATCH_OUTAGE_BUDGET_MS,
-      log: this.log,
-      metrics,
-    });
+    super('splitter', outages, config.BATCH_OUTAGE_BUDGET_MS, metrics);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -129,7 +122,7 @@ export class SplitterService implements OnApplicationBootstrap {
       await this.outage.run(() => this.split(job.payload.jobId, job.payload.recovery === true));
     } catch (error) {
       // A file the reader refuses (one that skipped the upload) is refused on every try: fail now.
-      if (error instanceof VerityError && error.code === 'unprocessable') {
+      if (error instanceof InputRefusal) {
         await this.failJob(job.payload.jobId, `input file cannot be split: ${error.message}`, {
           code: 'unprocessable',
           message: `the file cannot be split: ${error.message}`,

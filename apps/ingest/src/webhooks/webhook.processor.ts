@@ -11,7 +11,7 @@ import {
   type WebhookPayload,
 } from '@verity/batch';
 import { JOB_QUEUE, type JobQueue, type QueuedJob } from '@verity/ports';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 
@@ -30,7 +30,7 @@ export class WebhookProcessor implements OnApplicationBootstrap {
     private readonly jobs: BatchJobsService,
     private readonly deliveries: WebhookDeliveryRepository,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
     @Inject(BATCH_NAMES) private readonly names: BatchNames,
     @Optional() @Inject(METRICS) private readonly metrics: VerityMetrics | null = null,
   ) {}

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig, CONSOLE_CONFIG, type ConsoleConfig } from '@verity/config';
 import { AccountRepository } from '../account.repository';
 import { ConsoleUserRepository, type ConsoleUserRow } from './console-user.repository';
 import { DECOY_HASH, hashPassword, verifyPassword } from './password';
@@ -57,7 +57,8 @@ export class ConsoleUsersService {
     private readonly users: ConsoleUserRepository,
     private readonly accounts: AccountRepository,
     private readonly hashes: PasswordHashPool,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CONSOLE_CONFIG) private readonly config: ConsoleConfig,
+    @Inject(CORE_CONFIG) private readonly core: CoreConfig,
   ) {}
 
   /**
@@ -95,7 +96,7 @@ export class ConsoleUsersService {
     const expires = new Date(Date.now() + this.config.CONSOLE_LINK_TTL_MINUTES * 60_000);
     await this.users.replaceUnusedLinks(manager, userId, tokenHash(token), expires);
     return {
-      url: `${this.config.CONSOLE_URL.replace(/\/$/, '')}/sign-in#token=${token}`,
+      url: `${this.core.CONSOLE_URL.replace(/\/$/, '')}/sign-in#token=${token}`,
       expires_at: expires.toISOString(),
     };
   }

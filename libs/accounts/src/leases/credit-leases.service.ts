@@ -8,7 +8,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { counted } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CREDITS_CONFIG, type CreditsConfig } from '@verity/config';
 import { CreditsService } from '../credits.service';
 import { blockSize, nextRate } from './lease-size';
 import { LeaseRepository } from './lease.repository';
@@ -54,7 +54,7 @@ export class CreditLeases implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly repository: LeaseRepository,
     private readonly credits: CreditsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CREDITS_CONFIG) private readonly config: CreditsConfig,
   ) {}
 
   /**

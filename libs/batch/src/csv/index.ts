@@ -1,5 +1,5 @@
 export { DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_RECORD_BYTES, type UploadLimits } from './csv.grammar';
-export { fileTooLarge } from './input.errors';
+export { fileTooLarge, InputRefusal } from './input.errors';
 export { readChunks, readChunksInto, type RowChunk, type RowCollector } from './chunk.reader';
 export { encodeCell, encodeLine, neutralizeFormula, type CellValue } from './csv.cell';
 export {

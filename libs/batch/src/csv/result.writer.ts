@@ -48,7 +48,7 @@ type FieldSets<Result, Row, Extra extends string = never> = {
 const ROW_CREDITS = CREDIT_COST.batch_row;
 const rowCredits = (): CellValue => ROW_CREDITS;
 
-// Email columns are the spec's, in its order; phone and ip columns are ours (docs/batch.md).
+// The `spec` columns of each type, in the order docs/batch.md ("Result columns") gives them.
 const EMAIL_SPEC: ResultColumns<EmailResult, EmailFields> = {
   input: (r) => r.input,
   valid_syntax: (r) => r.valid_syntax,
@@ -62,7 +62,7 @@ const EMAIL_SPEC: ResultColumns<EmailResult, EmailFields> = {
   free_provider: NOT_IN_FILE,
 };
 
-// `all` keeps the spec's columns first, so a reader of the spec's file reads it too.
+// `all` keeps the `spec` columns first, so a reader of a `spec` file reads it too.
 const EMAIL_COLUMNS: FieldSets<EmailResult, EmailFields> = {
   spec: EMAIL_SPEC,
   all: {
@@ -107,7 +107,7 @@ const IP_SPEC: ResultColumns<IpResult, IpFields, 'valid'> = {
   credits_used: rowCredits,
 };
 
-// The spec's ip file already carries every field of IpResult (`lists` is `?explain=true` only).
+// The `spec` ip file already carries every field of IpResult (`lists` is `?explain=true` only).
 const IP_COLUMNS: FieldSets<IpResult, IpFields, 'valid'> = { spec: IP_SPEC, all: IP_SPEC };
 
 /** The result cells of one row of a type, for one field set, with or without `input`. */
@@ -180,12 +180,12 @@ export function resultColumns<T extends BatchType>(
   return RESULT_COLUMNS[type][fields][withInput ? 0 : 1];
 }
 
-/** The header line of the spec's result file, ending in '\n'. */
+/** The header line of a single-column `spec` result file, ending in '\n'. */
 export function csvHeader(type: BatchType): string {
   return `${resultColumns(type).names.join(',')}\n`;
 }
 
-/** One data line of the spec's result file, ending in '\n'. */
+/** One data line of a single-column `spec` result file, ending in '\n'. */
 export function formatResultRow<T extends BatchType>(type: T, row: ResultRowInput[T]): string {
   return resultColumns(type).line(row);
 }

@@ -37,8 +37,8 @@ export function processedRowsOf(job: BatchJobRecord): number {
 }
 
 /**
- * The spec's BatchJob; `result_url` is freshly signed when the job is done, else null; `error`
- * only when it failed (jobs failed before the reason was recorded say `internal_error`).
+ * The BatchJob of docs/api.md; `result_url` is freshly signed when the job is done, else null;
+ * `error` only when it failed (jobs failed before the reason was recorded say `internal_error`).
  */
 export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): BatchJob {
   const body: BatchJob = {

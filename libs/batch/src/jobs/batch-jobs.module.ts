@@ -18,8 +18,8 @@ import { SigningSecretProvider } from './signing-secret.provider';
 /**
  * Batch job storage and lifecycle (JobLifecycle, the one door of a job's status), the
  * pipeline's names (BATCH_NAMES) and the workers' shared outage view. Needs CoreModule
- * (DataSource, APP_CONFIG, METRICS) and BatchPortsModule (the end effects' blob store and job
- * queue) from the host.
+ * (DataSource, BATCH_CONFIG, CORE_CONFIG, METRICS) and BatchPortsModule (the end effects' blob
+ * store and job queue) from the host.
  */
 @Module({
   imports: [AccountsModule],

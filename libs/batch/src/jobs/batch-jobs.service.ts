@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { CORE_CONFIG, type CoreConfig, BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { BatchJob, BatchJobList, BatchListQuery, KeyMode } from '@verity/contracts';
 import type { BatchJobRecord } from './batch-job.record';
 import { BatchJobRepository } from './batch-job.repository';
@@ -18,7 +18,8 @@ export class BatchJobsService {
   constructor(
     private readonly jobs: BatchJobRepository,
     private readonly secrets: SigningSecretProvider,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
+    @Inject(CORE_CONFIG) private readonly core: CoreConfig,
   ) {}
 
   /**
@@ -85,10 +86,10 @@ export class BatchJobsService {
     if (job.status !== 'done') return toBatchJob(job, null);
     return toBatchJob(job, {
       baseUrl:
-        this.config.PUBLIC_URL ??
+        this.core.PUBLIC_URL ??
         requestBaseUrl ??
         job.baseUrl ??
-        `http://${this.config.HOST}:${this.config.PORT}`,
+        `http://${this.core.HOST}:${this.core.PORT}`,
       secret: await this.secrets.secret(),
       ttlSeconds: this.config.DOWNLOAD_URL_TTL_SECONDS,
       nowSeconds: Math.floor(Date.now() / 1000),

@@ -11,7 +11,7 @@ const chunkMessage = z.object({
   type: z.enum(BATCH_TYPES),
   /** The job's mode; absent means live (a test job's rows go to the test engines). */
   mode: z.enum(KEY_MODES).optional(),
-  /** The job's result columns; absent means the spec's. */
+  /** The job's result columns; absent means `spec`. */
   fields: z.enum(BATCH_RESULT_FIELDS).optional(),
   /**
    * `lines`: a multi-column job's rows, as value, raw input line, value, raw input line, …

@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 
 /** Queue, topic and consumer-group names of the batch pipeline. */
 export interface BatchNames {
@@ -45,8 +45,8 @@ export const BATCH_NAMES = Symbol.for('verity.batch.names');
 /** Provides BATCH_NAMES from the configuration. */
 export const batchNamesProvider: Provider = {
   provide: BATCH_NAMES,
-  inject: [APP_CONFIG],
-  useFactory: (config: AppConfig): BatchNames => batchNames(config.BATCH_NAMESPACE),
+  inject: [BATCH_CONFIG],
+  useFactory: (config: BatchConfig): BatchNames => batchNames(config.BATCH_NAMESPACE),
 };
 
 /** Where a job's upload is kept until the job ends. */

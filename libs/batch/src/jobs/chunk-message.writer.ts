@@ -4,9 +4,9 @@ import type { JsonRows } from './json-rows';
 
 const TAIL = Buffer.from(']}', 'utf8');
 
-/** How a job's chunks are laid out beyond the spec's single-column file. */
+/** How a job's chunks are laid out beyond a single-column file with the `spec` columns. */
 export interface ChunkLayout {
-  /** The job's result columns (`fields`); the spec's when absent. */
+  /** The job's result columns (`fields`); `spec` when absent. */
   fields?: BatchResultFields;
   /** Rows are value, raw line pairs (a JsonPairsCollector's), for a multi-column job. */
   lines?: boolean;
@@ -18,8 +18,8 @@ export interface ChunkLayout {
  * The chunk message for the row bus, byte for byte what
  * `encodeMessage({ v: 1, jobId, type, chunkNo, firstRow, rows })` writes for the same rows
  * (with `"mode":"test"` after `type` for a test job; a live job's message has no mode; then
- * `"fields":"all"`, `"layout":"lines"` and `"smtp":true` only when the job has them, so the spec's messages
- * stay as they were), without building a string per row, and written around the rows where they lie (JsonRows.framed).
+ * `"fields":"all"`, `"layout":"lines"` and `"smtp":true` only when the job has them, so a single-column
+ * `spec` job's message carries none of them), without building a string per row, and written around the rows where they lie (JsonRows.framed).
  * Rows last and no spaces: the layout `decodeChunk` parses in slices (chunk-message.reader.ts).
  */
 export function encodeChunk(

@@ -168,7 +168,7 @@ abstract class JsonStrings {
   }
 }
 
-/** A chunk's rows, one JSON string per value (the spec's single-column file). */
+/** A chunk's rows, one JSON string per value (a single-column file). */
 export class JsonRowsCollector extends JsonStrings implements RowCollector<JsonRows> {
   add(bytes: Buffer, start: number, end: number): void {
     this.starts.push(this.append(bytes, start, end, this.starts.length > 0));

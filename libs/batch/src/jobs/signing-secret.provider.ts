@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import { SettingsRepository } from './settings.repository';
 
 const SETTING_KEY = 'download_signing_secret';
@@ -16,7 +16,7 @@ export class SigningSecretProvider {
 
   constructor(
     private readonly settings: SettingsRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
   ) {}
 
   secret(): Promise<string> {

@@ -1,4 +1,4 @@
-import type { AppConfig } from '@verity/config';
+import type { BatchConfig } from '@verity/config';
 import type { JobQueue } from '@verity/ports';
 import type { BatchNames } from '../jobs/batch-names';
 import { WEBHOOK_MAX_DELAY_MS } from './webhook.retry';
@@ -17,7 +17,7 @@ export interface WebhookPayload {
 export function enqueueWebhook(
   queue: JobQueue,
   names: BatchNames,
-  config: AppConfig,
+  config: Pick<BatchConfig, 'WEBHOOK_MAX_ATTEMPTS' | 'WEBHOOK_RETRY_BASE_MS'>,
   payload: WebhookPayload,
   queueJobId: string,
 ): Promise<string> {

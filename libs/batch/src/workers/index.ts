@@ -3,3 +3,4 @@ export { runWorker } from './run-worker';
 export { startConsumer, type ConsumerOptions } from './consumer';
 export { OutageWatch, type OutageWatchOptions } from './outage-watch';
 export { BatchOutages } from './batch-outages';
+export { WorkerService } from './worker.service';

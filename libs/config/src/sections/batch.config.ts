@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envBool, envInt, envList } from '../env-types';
+import type { CoreConfig } from './core.config';
 
 /** Batch engine settings: row bus, job queues, blob store, limits, signing. */
 export const batchSchema = z.object({
@@ -94,10 +95,14 @@ export const batchSchema = z.object({
     .optional(),
 });
 
-type BatchConfig = z.infer<typeof batchSchema> & { REDIS_URL?: string; PUBLIC_URL?: string };
+/** The batch section of the validated config (inject it with BATCH_CONFIG). */
+export type BatchConfig = z.infer<typeof batchSchema>;
 
 /** Rules that depend on the chosen backends: a backend's settings are required only when it is chosen. */
-export function refineBatch(cfg: BatchConfig, ctx: z.RefinementCtx): void {
+export function refineBatch(
+  cfg: BatchConfig & Pick<CoreConfig, 'REDIS_URL' | 'PUBLIC_URL'>,
+  ctx: z.RefinementCtx,
+): void {
   const need = (ok: boolean, path: string, message: string) => {
     if (!ok) ctx.addIssue({ code: 'custom', path: [path], message });
   };

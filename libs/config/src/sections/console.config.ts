@@ -32,3 +32,6 @@ export const consoleSchema = z.object({
    */
   KEY_LAST_USED_FLUSH_MS: envInt(60_000),
 });
+
+/** The console section of the validated config (inject it with CONSOLE_CONFIG). */
+export type ConsoleConfig = z.infer<typeof consoleSchema>;

@@ -38,3 +38,6 @@ export const coreSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: envInt(25_000),
   DEV_ACCOUNT_CREDITS: envInt(10_000, 0),
 });
+
+/** The core section of the validated config (inject it with CORE_CONFIG). */
+export type CoreConfig = z.infer<typeof coreSchema>;

@@ -23,3 +23,6 @@ export const creditsSchema = z.object({
    */
   CREDIT_LEASE_RECLAIM_WAIT_MS: envInt(2_000, 1),
 });
+
+/** The credits section of the validated config (inject it with CREDITS_CONFIG). */
+export type CreditsConfig = z.infer<typeof creditsSchema>;

@@ -72,3 +72,6 @@ export const emailSchema = z.object({
   /** Domains (and their subdomains) always reported disposable. */
   EMAIL_DISPOSABLE_DENY: envList(),
 });
+
+/** The email section of the validated config (inject it with EMAIL_CONFIG). */
+export type EmailConfig = z.infer<typeof emailSchema>;

@@ -16,3 +16,6 @@ export const historySchema = z.object({
   /** Values plus members the in-process store holds (without REDIS_URL); older ones leave first. */
   HISTORY_MEMORY_MAX_ENTRIES: envInt(1_000_000, 1_000),
 });
+
+/** The history section of the validated config (inject it with HISTORY_CONFIG). */
+export type HistoryConfig = z.infer<typeof historySchema>;

@@ -19,3 +19,6 @@ export const httpLimitsSchema = z.object({
    */
   CONNECTIONS_PER_ADDRESS: envInt(128),
 });
+
+/** The http-limits section of the validated config (inject it with HTTP_LIMITS_CONFIG). */
+export type HttpLimitsConfig = z.infer<typeof httpLimitsSchema>;

@@ -59,3 +59,6 @@ export const ipSchema = z.object({
   /** Extra abuse blocklists (one CIDR or address per line, `#`/`;` comments), e.g. a FireHOL level1 netset. */
   IP_BLOCKLIST_URLS: envList(),
 });
+
+/** The ip section of the validated config (inject it with IP_CONFIG). */
+export type IpConfig = z.infer<typeof ipSchema>;

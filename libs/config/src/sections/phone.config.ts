@@ -14,7 +14,8 @@ export const phoneSchema = z.object({
   HLR_TIMEOUT_MS: envInt(5_000),
 });
 
-type PhoneConfig = z.infer<typeof phoneSchema>;
+/** The phone section of the validated config (inject it with PHONE_CONFIG). */
+export type PhoneConfig = z.infer<typeof phoneSchema>;
 
 /** Rules that depend on the chosen HLR provider: its credentials are required only when chosen. */
 export function refinePhone(cfg: PhoneConfig, ctx: z.RefinementCtx): void {

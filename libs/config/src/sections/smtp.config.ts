@@ -91,3 +91,6 @@ export const smtpSchema = z.object({
    */
   EMAIL_SMTP_CANARY_DOMAIN: z.string().default('gmail.com'),
 });
+
+/** The smtp section of the validated config (inject it with SMTP_CONFIG). */
+export type SmtpConfig = z.infer<typeof smtpSchema>;

@@ -78,8 +78,8 @@ export class BatchJobEntity {
   fileName!: string | null;
 
   /**
-   * The validated column of a multi-column upload (0-based); null for the spec's single-column
-   * file (docs/batch.md, "Multi-column files").
+   * The validated column of a multi-column upload (0-based); null for a single-column file
+   * (docs/batch.md, "Multi-column files").
    */
   @Column({ name: 'input_column', type: 'integer', nullable: true })
   inputColumn!: number | null;

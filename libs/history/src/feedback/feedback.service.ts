@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { HISTORY_CONFIG, type HistoryConfig } from '@verity/config';
 import { HISTORY_VALUES, type FeedbackOutcome, type FeedbackResult } from '@verity/contracts';
 import { VerifyCallRepository } from '../db/verify-call.repository';
 import { VerifyFeedbackRepository } from '../db/verify-feedback.repository';
@@ -32,7 +32,7 @@ export class FeedbackService {
   constructor(
     @Inject(HISTORY_STORE) private readonly store: HistoryStore,
     @Inject(HISTORY_POLICY) private readonly policy: HistoryStorePolicy,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(HISTORY_CONFIG) private readonly config: HistoryConfig,
     private readonly keys: ValueKeys,
     private readonly calls: VerifyCallRepository,
     private readonly reports: VerifyFeedbackRepository,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { HISTORY_CONFIG, type HistoryConfig } from '@verity/config';
 import type { FeedbackStats } from '@verity/contracts';
 import { VerifyFeedbackRepository } from '../db/verify-feedback.repository';
 import { retentionStart } from '../history-policy';
@@ -10,7 +10,7 @@ import { feedbackStats } from './feedback-stats';
 @Injectable()
 export class FeedbackStatsService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(HISTORY_CONFIG) private readonly config: HistoryConfig,
     private readonly reports: VerifyFeedbackRepository,
   ) {}
 

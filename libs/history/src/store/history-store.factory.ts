@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AppConfig } from '@verity/config';
+import type { CoreConfig, HistoryConfig } from '@verity/config';
 import type { HistoryStore, HistoryStorePolicy } from './history-store.port';
 import { MemoryHistoryStore } from './memory.history-store';
 import { RedisHistoryStore } from './redis.history-store';
@@ -9,7 +9,7 @@ const MEMORY_RECENT_CALLS = 100_000;
 
 /** The history in Redis when REDIS_URL is set (shared by every API instance), else in memory. */
 export function createHistoryStore(
-  config: AppConfig,
+  config: Pick<CoreConfig, 'REDIS_URL'> & Pick<HistoryConfig, 'HISTORY_MEMORY_MAX_ENTRIES'>,
   policy: HistoryStorePolicy,
   logger: Logger | null,
 ): HistoryStore {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppConfig } from '@verity/config';
+import type { HistoryConfig } from '@verity/config';
 import type { SettingsRepository } from '@verity/batch';
 
 const SETTING_KEY = 'history_hmac_secret';
@@ -10,7 +10,7 @@ const SETTING_KEY = 'history_hmac_secret';
  * writer wins a race).
  */
 export async function historySecret(
-  config: AppConfig,
+  config: HistoryConfig,
   settings: SettingsRepository,
 ): Promise<Buffer> {
   if (config.HISTORY_SECRET) return Buffer.from(config.HISTORY_SECRET, 'utf8');

@@ -1,4 +1,4 @@
-import type { AppConfig } from '@verity/config';
+import type { IpConfig } from '@verity/config';
 import type { ListFormat } from './ip-list.parsers';
 
 /** One open-data file: where it lives under IP_DATA_DIR, where `data update` fetches it. */
@@ -33,7 +33,7 @@ const DAILY_REFRESH_MS = 24 * HOUR_MS;
  * data/ip/x4bnet); cloud range feeds are fetched from the providers by `data update` only
  * (no licence to redistribute); proxy lists and blocklists are the operator's choice.
  */
-export function listSources(config: AppConfig): ListSource[] {
+export function listSources(config: IpConfig): ListSource[] {
   const x4b = config.IP_X4BNET_URL.replace(/\/+$/, '');
   const sources: ListSource[] = [
     {

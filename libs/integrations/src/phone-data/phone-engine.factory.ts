@@ -1,4 +1,4 @@
-import type { AppConfig } from '@verity/config';
+import type { PhoneConfig } from '@verity/config';
 import { ConfigError } from '@verity/config';
 import { createPhoneEngine, type HlrProvider, type PhoneEngine } from '@verity/validation';
 import { HlrLookupsProvider } from '../hlr/hlr-lookups.provider';
@@ -14,11 +14,6 @@ export interface PhoneEngineEvents {
   onHlrCall(outcome: HlrCallOutcome): void;
 }
 
-type PhoneSettings = Pick<
-  AppConfig,
-  'HLR_PROVIDER' | 'HLR_BASE_URL' | 'HLR_API_KEY' | 'HLR_API_SECRET' | 'HLR_TIMEOUT_MS'
->;
-
 /** The composed phone engine and its shutdown hook. */
 export interface BuiltPhoneEngine {
   engine: PhoneEngine;
@@ -31,7 +26,7 @@ export interface BuiltPhoneEngine {
  * adapter named by HLR_PROVIDER (`none` → every HLR request is a 503, nothing charged).
  */
 export function buildPhoneEngine(
-  config: PhoneSettings,
+  config: PhoneConfig,
   events?: PhoneEngineEvents,
   carriers: CarrierTable = CarrierTable.load(),
 ): BuiltPhoneEngine {

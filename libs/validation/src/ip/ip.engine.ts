@@ -1,4 +1,4 @@
-import { VerityError } from '@verity/common';
+import { InvalidInputError } from '@verity/common';
 import type { ExplainedIpFields, IpFields } from '@verity/contracts';
 import { parseIp } from './ip-address';
 import { isBogon } from './ip-bogon';
@@ -16,7 +16,7 @@ export interface IpEngineDeps {
 
 /** Synchronous IP intelligence over injected lookups. */
 export interface IpEngine {
-  /** Throws VerityError('unprocessable') for a non-IP input, UpstreamUnavailableError when a database is down. */
+  /** Throws InvalidInputError (422) for a non-IP input, UpstreamUnavailableError when a database is down. */
   lookup(input: string): IpFields;
   /** `lookup` plus every open-data list's state and whether it holds the address. */
   explain(input: string): ExplainedIpFields;
@@ -27,7 +27,7 @@ export function createIpEngine(deps: IpEngineDeps): IpEngine {
   const { geo, asn, anonymous, lists } = deps;
   const lookup = (input: string): IpFields => {
     const ip = parseIp(input);
-    if (ip === null) throw new VerityError('unprocessable', 'ip must be an IPv4 or IPv6 address');
+    if (ip === null) throw new InvalidInputError('ip must be an IPv4 or IPv6 address');
     if (isBogon(ip)) {
       // Not routable on the Internet: no location, owner or reputation can exist for it.
       return {

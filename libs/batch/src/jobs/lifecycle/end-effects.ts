@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
 import { enqueueWebhook } from '../../webhooks/webhook.queue';
 import type { BatchJobRecord } from '../batch-job.record';
@@ -21,7 +21,7 @@ export interface EndEffectTools {
   blobs: BlobStore;
   queue: JobQueue;
   progress: BatchProgressRepository;
-  config: AppConfig;
+  config: BatchConfig;
   names: BatchNames;
 }
 
@@ -44,8 +44,8 @@ const notify = async (job: EndedJob, t: EndEffectTools): Promise<void> => {
 /**
  * Every end effect, run in this order after every end, whoever ended the job (JobLifecycle).
  * Keyed by the end statuses: a new end status is a compile error here until every effect says
- * what it does then; a new effect (a partial result file) is one more entry,
- * which must say what it does after each end.
+ * what it does then; a new effect (a partial result file) is one more entry, which must say
+ * what it does after each end.
  */
 export const END_EFFECTS = {
   /**
@@ -72,7 +72,7 @@ export class JobEndEffects {
     progress: BatchProgressRepository,
     @Inject(BLOB_STORE) blobs: BlobStore,
     @Inject(JOB_QUEUE) queue: JobQueue,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(BATCH_CONFIG) config: BatchConfig,
     @Inject(BATCH_NAMES) names: BatchNames,
   ) {
     this.tools = { blobs, queue, progress, config, names };

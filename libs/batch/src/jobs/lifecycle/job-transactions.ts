@@ -7,7 +7,7 @@ import {
   LedgerRepository,
 } from '@verity/accounts';
 import { VerityError } from '@verity/common';
-import { APP_CONFIG, type AppConfig } from '@verity/config';
+import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import { CREDIT_COST, type BatchJobError } from '@verity/contracts';
 import type { BatchJobRecord } from '../batch-job.record';
 import { BatchJobRepository } from '../batch-job.repository';
@@ -34,7 +34,7 @@ export class JobTransactions {
     private readonly jobs: BatchJobRepository,
     private readonly credits: CreditsService,
     private readonly ledger: LedgerRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
   ) {}
 
   /**

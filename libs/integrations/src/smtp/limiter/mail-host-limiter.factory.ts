@@ -1,4 +1,4 @@
-import type { AppConfig } from '@verity/config';
+import type { AppConfig, SmtpConfig } from '@verity/config';
 import type { MailHostLimiter, MailHostPolicy } from './mail-host-limiter.port';
 import { MemoryMailHostLimiter } from './memory.mail-host-limiter';
 import { RedisMailHostLimiter } from './redis.mail-host-limiter';
@@ -11,7 +11,7 @@ import { RedisMailHostLimiter } from './redis.mail-host-limiter';
 const WINDOW_MS = 65_000;
 
 /** The caps of EMAIL_SMTP_HOST_*: a slot outlives any session (every step waits ≤ the timeout). */
-export function mailHostPolicy(config: AppConfig): MailHostPolicy {
+export function mailHostPolicy(config: SmtpConfig): MailHostPolicy {
   return {
     maxConcurrent: config.EMAIL_SMTP_HOST_CONCURRENCY,
     maxPerWindow: config.EMAIL_SMTP_HOST_SESSIONS_PER_MINUTE,
