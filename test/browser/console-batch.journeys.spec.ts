@@ -211,7 +211,7 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     assert.match(
       question,
       new RegExp(
-        `^Cancel job “signups.csv”\\? Rows not yet processed \\(\\d+ of ${SLOW_ROWS}\\) are refunded; rows already processed stay charged\\.$`,
+        `^Cancel job “signups.csv”\\? Rows not yet processed \\(\\d+ of ${SLOW_ROWS}\\) are refunded; rows already processed stay charged and can be downloaded\\.$`,
       ),
     );
     await page.screenshot({ path: join(SHOTS, 'batch-cancel.png') });
@@ -230,6 +230,13 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
       .getByRole('status')
       .filter({ hasText: `Job “signups.csv” cancelled: ${refund} credits refunded.` })
       .waitFor();
+    // The rows scored before the cancel, offered for download when there are any.
+    const scored = row.getByRole('link', { name: /scored rows of signups\.csv$/ });
+    assert.equal(await scored.count(), processed > 0 ? 1 : 0);
+    if (processed > 0) {
+      const csv = await (await fetch((await scored.getAttribute('href'))!)).text();
+      assert.equal(csv.trimEnd().split('\n').length, processed + 1);
+    }
     // Updated in place: still one row, no reload of the list.
     assert.equal(await page.locator('tr[data-job]').count(), 1);
     const ledger = await stack.dataSource.query<{ reason: string; delta: string }[]>(

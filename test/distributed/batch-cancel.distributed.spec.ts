@@ -5,8 +5,8 @@ import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { createBlobStore, type BlobStore } from '@verity/ports';
-import { LoopbackDnsServer } from '@verity/testing';
-import { eventually, postBatch } from '../e2e/batch-helpers';
+import { LoopbackDnsServer, type TestResponse } from '@verity/testing';
+import { download, eventually, postBatch, unsigned } from '../e2e/batch-helpers';
 import { distributedSuite, phoneInput, ROWS, startCluster, type Cluster } from './cluster';
 
 /** Consumer lag of every group on the batch topics, as the workers' /metrics report it. */
@@ -90,18 +90,44 @@ distributedSuite('cancel while scorers are busy (Kafka, S3, two scorers)', () =>
     return lines;
   }
 
-  /** The checks every cancelled job must pass once everything settled. */
-  async function assertCancelledOnce(id: string, cancelled: unknown): Promise<void> {
+  /** The recorded chunks of a job, in order. */
+  async function recordedChunks(id: string): Promise<number[]> {
+    const chunks = await pg.query<{ chunk_no: number }>(
+      'SELECT chunk_no FROM batch_chunks WHERE job_id = $1 ORDER BY chunk_no',
+      [id],
+    );
+    return chunks.rows.map((r) => r.chunk_no);
+  }
+
+  /**
+   * The checks every cancelled job must pass once everything settled: charged for the rows
+   * scored, which its partial file holds, refunded the others once, and the message says so.
+   */
+  async function assertCancelledOnce(id: string, cancelled: TestResponse['body']): Promise<void> {
     const b = await books(id);
     assert.deepEqual(b.debits, [-b.total]);
     assert.equal(b.refunds.length, 1, 'exactly one refund');
     assert.equal(b.charge, b.processed, 'charged for the processed rows');
     assert.equal(b.processed, b.chunkRows, 'processed rows are the recorded chunks');
     assert.equal(b.refunded, b.total - b.processed);
-    assert.deepEqual(await stored(id), []);
+    assert.equal(b.refunds[0], b.refunded, 'the ledger refunds the refunded rows');
+    assert.equal(
+      cancelled.error.message,
+      `the job was cancelled; ${b.refunded.toLocaleString('en')} unprocessed rows refunded (${b.refunded.toLocaleString('en')} credits)`,
+    );
+    assert.equal(cancelled.processed_rows, b.processed);
+    if (b.processed === 0) {
+      assert.equal(cancelled.partial_result_url, null);
+      assert.deepEqual(await stored(id), []);
+    } else {
+      assert.deepEqual(await stored(id), [`results/${id}/partial.csv`]);
+      const partial = await download(cancelled.partial_result_url as string);
+      assert.equal(partial.status, 200);
+      assert.equal(partial.text.trimEnd().split('\n').length, b.processed + 1);
+    }
     const again = await cluster.client.delete(`/v1/batch/${id}`);
     assert.equal(again.status, 200);
-    assert.deepEqual(again.body, cancelled);
+    assert.deepEqual(unsigned(again.body), unsigned(cancelled));
     assert.deepEqual(await books(id), b, 'a DELETE after the end changes nothing');
     assert.deepEqual(await logLinesAbout(id), [], 'no warning or error about the job');
   }
@@ -170,13 +196,27 @@ distributedSuite('cancel while scorers are busy (Kafka, S3, two scorers)', () =>
     assert.equal(res.body.error.code, 'cancelled');
     assert.ok(res.body.processed_rows > 0 && res.body.processed_rows < rows.length);
     const twice = await cluster.client.delete(`/v1/batch/${id}`);
-    assert.deepEqual(twice.body, res.body);
+    assert.deepEqual(unsigned(twice.body), unsigned(res.body));
 
     // The scorers get their answers, finish the chunks they hold and find the job ended.
     dns.release();
     await settled(cluster);
-    assert.deepEqual((await cluster.client.get(`/v1/batch/${id}`)).body, res.body);
+    assert.deepEqual(
+      unsigned((await cluster.client.get(`/v1/batch/${id}`)).body),
+      unsigned(res.body),
+    );
     await assertCancelledOnce(id, res.body);
+    // The partial file holds exactly the rows of the recorded chunks (20 each), in input order.
+    const inputs = (await download(res.body.partial_result_url as string)).text
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
+    const chunks = await recordedChunks(id);
+    assert.deepEqual(
+      inputs,
+      chunks.flatMap((c) => rows.slice(20 * c, 20 * c + 20)),
+    );
   });
 
   it('stops a split cut short by the cancel: nothing published after it counts, nothing is left', async () => {
@@ -216,7 +256,10 @@ distributedSuite('cancel while scorers are busy (Kafka, S3, two scorers)', () =>
     assert.equal(job.status, 'failed');
     assert.equal(job.chunk_count, null, 'the split never finished');
     assert.ok(job.split_rows < ROWS);
-    assert.deepEqual((await cluster.client.get(`/v1/batch/${id}`)).body, res.body);
+    assert.deepEqual(
+      unsigned((await cluster.client.get(`/v1/batch/${id}`)).body),
+      unsigned(res.body),
+    );
     await assertCancelledOnce(id, res.body);
   });
 });

@@ -6,6 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeysService } from '@verity/accounts';
 import {
   BATCH_NAMES,
+  BatchAssemblyRepository,
+  BatchJobRepository,
   JobLifecycle,
   decodeProgress,
   encodeMessage,
@@ -21,12 +23,20 @@ import { StorageRetentionService } from '../../apps/ingest/src/retention/storage
 import { SplitterService } from '../../apps/ingest/src/splitter/splitter.service';
 import { PROGRESS_INTERVAL_MS } from '../../apps/scorer/src/chunk-progress.reporter';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
-import { eventually, postBatch, waitForJob } from './batch-helpers';
+import {
+  download,
+  eventually,
+  partlyScoredJob,
+  postBatch,
+  unsigned,
+  waitForJob,
+} from './batch-helpers';
 
-const CANCELLED = {
+/** A cancel's error: the true refund in rows and credits. */
+const cancelled = (rows: number) => ({
   code: 'cancelled',
-  message: 'the job was cancelled; unprocessed rows were refunded',
-};
+  message: `the job was cancelled; ${rows} unprocessed ${rows === 1 ? 'row' : 'rows'} refunded (${rows} ${rows === 1 ? 'credit' : 'credits'})`,
+});
 
 const WATCH_GROUP = 'cancel-spec-watch';
 
@@ -157,13 +167,22 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
     });
   }
 
-  it('cancels a processing job mid-chunk: refund of the unscored rows, the webhook, nothing left, nothing counted late', async () => {
+  it('cancels a processing job mid-chunk: refund of the unscored rows, the scored ones delivered, the webhook, nothing else left, nothing counted late', async () => {
     const account = await stack.account(1_000, 'cancel-processing');
     // Chunk 0 has no mail domain to look up and is scored at once; chunks 1-9 wait on DNS.
+    const scored = Array.from({ length: 10 }, (_, i) => `not-an-address-${i}`);
     const rows = [
-      ...Array.from({ length: 10 }, (_, i) => `not-an-address-${i}`),
+      ...scored,
       ...Array.from({ length: 90 }, (_, i) => `user${i}@domain${i}.example`),
     ];
+    // What those 10 rows give as a job of their own (another account): the partial file's bytes.
+    const reference = await stack.account(100, 'cancel-reference');
+    const alone = await postBatch(stack.client, reference.apiKey, [
+      ['type', 'email'],
+      ['file', scored.join('\n') + '\n'],
+    ]);
+    const aloneDone = (await waitForJob(reference.client, alone.body.id as string)).at(-1)!.body;
+    const expected = (await download(aloneDone.result_url as string)).text;
     dns.hold();
     const created = await postBatch(
       stack.client,
@@ -195,13 +214,25 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
     assert.equal(res.body.processed_rows, 10);
     assert.equal(res.body.result_url, null);
     assert.equal(res.body.file_name, 'mistake.csv');
-    assert.deepEqual(res.body.error, CANCELLED);
+    assert.deepEqual(res.body.error, cancelled(90));
     // Refunded with the status change: charged for the 10 scored rows, no more.
     assert.deepEqual(await money(account.accountId, id), {
       balance: 990,
       ledger: ['batch_row -100', 'batch_refund 90'],
     });
-    assert.deepEqual((await account.client.get(`/v1/batch/${id}`)).body, res.body);
+    assert.deepEqual(
+      unsigned((await account.client.get(`/v1/batch/${id}`)).body),
+      unsigned(res.body),
+    );
+    // The 10 rows it stays charged for, as the same job's result file would hold them.
+    assert.match(res.body.partial_result_url, /\/v1\/batch\/job_[0-9a-f]{32}\/download\?sig=/);
+    const partial = await download(res.body.partial_result_url as string);
+    assert.equal(partial.status, 200);
+    assert.equal(
+      partial.headers.get('content-disposition'),
+      `attachment; filename="verity-email-${id}-partial.csv"`,
+    );
+    assert.equal(partial.text, expected);
 
     // The failure webhook, signed.
     const [delivery] = await eventually(() => {
@@ -219,12 +250,12 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
       verifyWebhook(signature, delivery.body + ' ', webhook_secret, 300, now),
       'invalid',
     );
-    assert.deepEqual(JSON.parse(delivery.body), res.body);
+    assert.deepEqual(unsigned(JSON.parse(delivery.body)), unsigned(res.body));
 
     // Again: the same job, nothing refunded twice.
     const again = await account.client.delete(`/v1/batch/${id}`);
     assert.equal(again.status, 200);
-    assert.deepEqual(again.body, res.body);
+    assert.deepEqual(unsigned(again.body), unsigned(res.body));
 
     // The scorers holding chunks 1-6 see the end at their watch's next tick; when the answers
     // come, each stops after the rows in flight (no other name is asked) and drops its chunk.
@@ -255,13 +286,17 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
       refunded_rows: 90,
       chunks: 1,
       chunk_rows: 10,
-      stored: [],
+      stored: [`results/${id}/partial.csv`],
     });
+    assert.equal((await download(res.body.partial_result_url as string)).text, expected);
     assert.deepEqual(await money(account.accountId, id), {
       balance: 990,
       ledger: ['batch_row -100', 'batch_refund 90'],
     });
-    assert.deepEqual((await account.client.get(`/v1/batch/${id}`)).body, res.body);
+    assert.deepEqual(
+      unsigned((await account.client.get(`/v1/batch/${id}`)).body),
+      unsigned(res.body),
+    );
     // The scorers reported chunk 0 and nothing else: the chunks they held were dropped.
     assert.deepEqual(
       reports
@@ -271,7 +306,12 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
     );
     assert.equal(deliveriesOf(id).length, 1, 'one webhook');
     const listed = (await account.client.get('/v1/batch?status=failed')).body;
-    assert.deepEqual(listed.data, [res.body]);
+    assert.deepEqual(listed.data.map(unsigned), [unsigned(res.body)]);
+    // Retention treats the partial file as a result: 410 once expired, then deleted.
+    const later = new Date(Date.now() + (stack.config.RESULT_RETENTION_DAYS + 1) * 86_400_000);
+    assert.ok((await stack.app.get(StorageRetentionService).sweep(later)).purgedJobs >= 1);
+    assert.deepEqual((await footprint(id)).stored, []);
+    assert.equal((await download(res.body.partial_result_url as string)).status, 410);
   });
 
   it('cancels a queued job: every row refunded; the splitter then finds nothing to do', async () => {
@@ -284,7 +324,8 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.status, 'failed');
     assert.equal(res.body.processed_rows, 0);
-    assert.deepEqual(res.body.error, CANCELLED);
+    assert.equal(res.body.partial_result_url, null, 'no row was scored: no partial file');
+    assert.deepEqual(res.body.error, cancelled(40));
     assert.deepEqual(await money(account.accountId, id), {
       balance: 100,
       ledger: ['batch_row -40', 'batch_refund 40'],
@@ -317,6 +358,49 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
       ledger: ['batch_row -40', 'batch_refund 40'],
     });
     assert.deepEqual((await account.client.get(`/v1/batch/${id}`)).body, res.body);
+  });
+
+  it('cancelled while its file is assembled: every row scored, the whole file delivered as partial, 0 refunded', async () => {
+    const account = await stack.account(100, 'cancel-assembling');
+    const input = Array.from({ length: 25 }, (_, i) => `no-domain-${i}`);
+    // The file the job would have delivered: the same rows run to the end (another account).
+    const reference = await stack.account(100, 'cancel-assembling-reference');
+    const full = await postBatch(stack.client, reference.apiKey, [
+      ['type', 'email'],
+      ['file', input.join('\n') + '\n'],
+    ]);
+    const fullDone = (await waitForJob(reference.client, full.body.id as string)).at(-1)!.body;
+    const expected = (await download(fullDone.result_url as string)).text;
+    // The same job scored to its last row, its chunks recorded, and an assembly under way:
+    // the parts are the reference's rows in chunks of 10 (BATCH_CHUNK_ROWS).
+    const id = 'job_c0000000000000000000000000000004';
+    const lines = expected.trimEnd().split('\n').slice(1);
+    const chunks = [lines.slice(0, 10), lines.slice(10, 20), lines.slice(20)];
+    await partlyScoredJob(stack, account.accountId, id, input.length, chunks);
+    await stack.app.get(BatchJobRepository).setChunkCount(id, chunks.length);
+    const attempt = await stack.app
+      .get(BatchAssemblyRepository)
+      .tryAssembly(id, 'cancel-spec', async () => {
+        const res = await account.client.delete(`/v1/batch/${id}`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return res;
+      });
+    assert.equal(attempt.state, 'assembled');
+    const res = attempt.state === 'assembled' ? attempt.result : assert.fail('not assembled');
+    assert.equal(res.body.status, 'failed');
+    assert.equal(res.body.processed_rows, 25);
+    assert.equal(res.body.result_url, null);
+    assert.deepEqual(res.body.error, {
+      code: 'cancelled',
+      message: 'the job was cancelled; every row was scored: 0 rows refunded (0 credits)',
+    });
+    // The ledger agrees: charged for every row, nothing refunded.
+    assert.deepEqual(await money(account.accountId, id), {
+      balance: 75,
+      ledger: ['batch_row -25'],
+    });
+    assert.equal((await download(res.body.partial_result_url as string)).text, expected);
+    assert.deepEqual((await footprint(id)).stored, [`results/${id}/partial.csv`]);
   });
 
   it('answers 422 for a done job, 404 for another account’s, an unknown or an ill-formed id', async () => {
@@ -364,7 +448,10 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
     assert.equal((await account.client.delete(`/v1/batch/${id}`)).status, 404);
     const res = await stack.client.withKey(testKey).delete(`/v1/batch/${id}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(res.body.error, CANCELLED);
+    assert.deepEqual(res.body.error, {
+      code: 'cancelled',
+      message: 'the job was cancelled; 5 unprocessed rows, not charged (test job)',
+    });
     assert.deepEqual(await money(account.accountId, id), { balance: 100, ledger: [] });
     const [{ refunded_rows }] = await stack.dataSource.query<{ refunded_rows: number }[]>(
       'SELECT refunded_rows FROM batch_jobs WHERE id = $1',

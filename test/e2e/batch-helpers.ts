@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TestClient, TestResponse } from '../support';
+import { BatchJobRepository, JobLifecycle, partKey } from '@verity/batch';
+import { BLOB_STORE, type BlobStore } from '@verity/ports';
+import type { TestClient, TestResponse, TestStack } from '../support';
 
 /** Multipart fields of POST /v1/batch, sent in the given order. */
 export type BatchField = [string, string] | ['file', string | Buffer];
@@ -65,10 +67,59 @@ export async function eventually<T>(
   }
 }
 
+/**
+ * A BatchJob body with the signatures of its links left out: two reads a second apart sign
+ * them with different expiries.
+ */
+export function unsigned<T>(job: T): T {
+  const strip = (url: unknown) =>
+    typeof url === 'string' ? url.replace(/([?&]sig=)[^&]*/, '$1…') : url;
+  const body = job as Record<string, unknown>;
+  return {
+    ...body,
+    result_url: strip(body.result_url),
+    partial_result_url: strip(body.partial_result_url),
+  } as T;
+}
+
 /** Downloads a result_url (no API key). */
 export async function download(
   url: string,
 ): Promise<{ status: number; headers: Headers; text: string }> {
   const res = await fetch(url);
   return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/**
+ * A processing email job of `accountId` (debited `totalRows`) whose chunks 0 … parts.length-1
+ * are scored and recorded, each part holding the result lines given: a job cut short after
+ * scoring those rows (none of it went through the splitter or a scorer).
+ */
+export async function partlyScoredJob(
+  stack: TestStack,
+  accountId: string,
+  id: string,
+  totalRows: number,
+  parts: string[][],
+): Promise<void> {
+  const lifecycle = stack.app.get(JobLifecycle);
+  await lifecycle.create({
+    id,
+    accountId,
+    keyId: null,
+    type: 'email',
+    totalRows,
+    uploadKey: `uploads/${id}.csv`,
+    webhookUrl: null,
+    baseUrl: null,
+    idempotencyKey: null,
+    requestHash: null,
+  });
+  await lifecycle.start(id);
+  const blobs = stack.app.get<BlobStore>(BLOB_STORE);
+  for (const [n, lines] of parts.entries())
+    await blobs.put(partKey(id, n), Buffer.from(lines.join('\n') + '\n'));
+  await stack.app
+    .get(BatchJobRepository)
+    .recordChunks(parts.map((lines, chunkNo) => ({ jobId: id, chunkNo, rows: lines.length })));
 }

@@ -113,6 +113,7 @@ describe('GET /v1/batch: the caller’s jobs, newest first, a page at a time', (
         'created_at',
         'file_name',
         'id',
+        'partial_result_url',
         'processed_rows',
         'result_url',
         'status',

@@ -186,6 +186,12 @@ describe('batch recovery of the embedded default (in-process row bus and queue)'
     );
     assert.match(recoveries, /outcome="republished"} 2\b/);
     assert.match(recoveries, /outcome="failed"} 1\b/);
+    // The job's count and its failure tell the same recoveries: the two that were made.
+    const [stored] = await stack.dataSource.query<
+      { stall_recoveries: number; failure_reason: string }[]
+    >('SELECT stall_recoveries, failure_reason FROM batch_jobs WHERE id = $1', [jobId]);
+    assert.equal(stored.stall_recoveries, 2);
+    assert.match(stored.failure_reason, /^no progress after 2 recoveries,/);
     await stack.close();
   });
 

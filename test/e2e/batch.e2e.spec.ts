@@ -139,6 +139,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       'created_at',
       'file_name',
       'id',
+      'partial_result_url',
       'processed_rows',
       'result_url',
       'status',
@@ -736,7 +737,8 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       );
       const error = {
         code: 'internal_error',
-        message: 'the uploaded file is no longer available; unprocessed rows were refunded',
+        message:
+          'the uploaded file is no longer available; 7 unprocessed rows refunded (7 credits)',
       };
       assert.deepEqual(final.error, error);
       const delivery = await deliveryFor(id);
@@ -759,7 +761,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       assert.deepEqual(final.error, {
         code: 'unprocessable',
         message:
-          'the file cannot be split: line 2 has more than one column (quote a value that contains a comma)',
+          'the file cannot be split: line 2 has more than one column (quote a value that contains a comma); 2 unprocessed rows refunded (2 credits)',
       });
       await eventually(async () => {
         const left = (await footprint(stack, account.accountId)).uploads;
@@ -785,6 +787,8 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
         requestHash: null,
       });
       await jobs.start(id);
+      const blobs = stack.app.get<BlobStore>(BLOB_STORE);
+      await blobs.put(partKey(id, 0), Buffer.from('a@x.io,scored\nb@x.io,scored\n'));
       await repository.recordChunk(id, 0, 2);
       const bus = stack.app.get<RowBus>(ROW_BUS);
       const failure = encodeMessage({
@@ -804,7 +808,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       assert.deepEqual(final.error, {
         code: 'internal_error',
         message:
-          'chunk 1 could not be processed after repeated attempts; unprocessed rows were refunded',
+          'chunk 1 could not be processed after repeated attempts; 4 unprocessed rows refunded (4 credits)',
       });
       // 50 - 6 + 4: the two scored rows stay paid.
       assert.equal((await footprint(stack, account.accountId)).balance, 48);
@@ -816,6 +820,15 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
         [id],
       );
       assert.equal(refunded_rows, 4);
+      // The two scored rows it stays charged for are its partial file, under the result header:
+      // linked from the failure on, 503 with Retry-After while the end effects write it.
+      const partial = await eventually(async () => {
+        const answer = await download(final.partial_result_url as string);
+        if (answer.status === 503) assert.equal(answer.headers.get('retry-after'), '2');
+        else return answer;
+      }, 'the partial file');
+      assert.equal(partial.status, 200);
+      assert.equal(partial.text.split('\n').slice(1).join('\n'), 'a@x.io,scored\nb@x.io,scored\n');
     });
   });
 });

@@ -7,6 +7,7 @@ import { Verity, type BatchJob } from '@verity/client';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
+import { partlyScoredJob } from './batch-helpers';
 import { cli, type Run } from './cli-helpers';
 
 /** The words of a command line printed by the CLI (plain words or single-quoted ones). */
@@ -168,6 +169,32 @@ describe('verity batch list and cancel, and the upload options of batch run', ()
     assert.equal((await verity.ping()).credits_remaining, 100);
   });
 
+  it('batch cancel of a job with scored rows names their download; batch download writes them', async () => {
+    const { apiKey, accountId } = await idle.account(100, 'cli-partial');
+    secrets.push(apiKey);
+    const env = { VERITY_API_KEY: apiKey, VERITY_URL: idle.client.baseUrl };
+    const id = `job_${'d'.repeat(31)}1`;
+    await partlyScoredJob(idle, accountId, id, 5, [['a@x.io,scored', 'b@x.io,scored']]);
+    const cancelled = await cli(['batch', 'cancel', id], env);
+    assert.equal(cancelled.code, 0, cancelled.stderr);
+    assert.equal(
+      cancelled.stdout,
+      `cancelled ${id}: 2 of 5 rows were processed; 3 rows refunded\n` +
+        `its scored rows: node bin/verity.js batch download ${id}  (writes ${id}-partial.csv)\n`,
+    );
+    const out = join(dir, 'scored.csv');
+    const downloaded = await cli(['batch', 'download', id, '--out', out], env);
+    assert.equal(downloaded.code, 0, downloaded.stderr);
+    neverEchoesKey(downloaded);
+    const bytes = (await readFile(out)).length;
+    assert.equal(
+      downloaded.stdout,
+      `${out}  (${bytes} bytes; the 2 of 5 rows scored before the job was cancelled)\n`,
+    );
+    const lines = (await readFile(out, 'utf8')).trimEnd().split('\n');
+    assert.deepEqual(lines.slice(1), ['a@x.io,scored', 'b@x.io,scored']);
+  });
+
   it('batch cancel of a test job says nothing was charged', async () => {
     const { verity } = await account(idle);
     const test = await verity.keys.create('cli-test', { mode: 'test' });
@@ -274,7 +301,7 @@ describe('verity batch list and cancel, and the upload options of batch run', ()
     assert.match(get.stdout, /summary:\n {2}valid {4}2\n {2}invalid {2}2\n/);
     const again = await cli(['batch', 'download', job.id, '--out', join(dir, 'all.csv')], env);
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, /\(4 rows, \d+ bytes\)\nsummary {2}2 valid · 2 invalid\n$/);
+    assert.match(again.stdout, /\(\d+ bytes\)\nsummary {2}2 valid · 2 invalid\n$/);
   });
 
   it('refuses an --only the type does not have before uploading; the server refuses one on download', async () => {

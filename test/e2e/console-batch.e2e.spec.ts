@@ -12,7 +12,7 @@ import {
 } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
-import { eventually, postBatch, waitForJob } from './batch-helpers';
+import { download, eventually, postBatch, unsigned, waitForJob } from './batch-helpers';
 
 const SLOW_ROWS = 200;
 
@@ -214,7 +214,10 @@ describe('console API: the Batch page (job list with cursor and status, cancel)'
     // Idempotent: the same job again, refunded once.
     const again = await browser.delete(`/batch/${jobId}`);
     assert.equal(again.status, 200);
-    assert.deepEqual(again.body, job);
+    assert.deepEqual(unsigned(again.body), unsigned(job));
+    // The rows scored before the cancel, delivered: the header and each of them.
+    const partial = await download(job.partial_result_url as string);
+    assert.equal(partial.text.trimEnd().split('\n').length, job.processed_rows + 1);
     assert.deepEqual(await ledgerOf(stack, jobId), [
       `batch_row -${SLOW_ROWS}`,
       `batch_refund ${refund}`,

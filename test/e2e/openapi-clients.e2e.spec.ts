@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { ADMIN_TOKEN, rawRequest, startTestStack, type TestStack } from '@verity/testing';
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
+import { partlyScoredJob } from './batch-helpers';
 import {
   calledOperations,
   compileJavaFlow,
@@ -68,6 +69,16 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
     };
   };
   const operations = () => Object.values(document.paths).flatMap((path) => Object.values(path));
+  /**
+   * The API key and id of a processing job of its own account with 2 of its 5 rows scored: the
+   * flow cancels it and downloads its partial_result_url.
+   */
+  const cutShort = async (n: number): Promise<[string, string]> => {
+    const account = await stack.account(10, `partial-${n}`);
+    const id = `job_${String(n).padStart(32, 'c')}`;
+    await partlyScoredJob(stack, account.accountId, id, 5, [['a@x.io,scored', 'b@x.io,scored']]);
+    return [account.apiKey, id];
+  };
 
   before(async () => {
     // The embedded default, batch pipeline included: API, ingest and scorer in one process.
@@ -298,7 +309,7 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
         join(out, 'generated'),
       ]);
       const flow = await compileTypeScriptFlow(out);
-      const stdout = await runFlow(process.execPath, [flow, ADMIN_TOKEN]);
+      const stdout = await runFlow(process.execPath, [flow, ADMIN_TOKEN, ...(await cutShort(1))]);
       for (const line of stdout.trim().split('\n')) t.diagnostic(line);
       assert.deepEqual(calledOperations(stdout), OPERATION_IDS, stdout);
     });
@@ -307,7 +318,13 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
       const out = join(dir, 'java');
       await openApiGenerator(jar, ['generate', '-g', 'java', '-i', docPath, '-o', out]);
       const classpath = await compileJavaFlow(out);
-      const stdout = await runFlow('java', ['-cp', classpath, 'VerityFlow', ADMIN_TOKEN]);
+      const stdout = await runFlow('java', [
+        '-cp',
+        classpath,
+        'VerityFlow',
+        ADMIN_TOKEN,
+        ...(await cutShort(2)),
+      ]);
       for (const line of stdout.trim().split('\n')) t.diagnostic(line);
       assert.deepEqual(calledOperations(stdout), OPERATION_IDS, stdout);
     });

@@ -207,8 +207,9 @@ export class BatchResource {
   }
 
   /**
-   * Downloads the result CSV of a done job. An expired `result_url` (403) is renewed once by
-   * fetching the job again, which signs a fresh link.
+   * Downloads the result CSV of a done job, or the scored rows of a failed one
+   * (`partial_result_url`: a cancelled job's rows scored before the cancel). An expired link
+   * (403) is renewed once by fetching the job again, which signs a fresh one.
    * @example await verity.batch.download(job, { to: 'results.csv' });
    */
   download(
@@ -225,18 +226,23 @@ export class BatchResource {
     let job = typeof jobOrId === 'string' ? await this.get(id, { signal }) : jobOrId;
     let renewed = typeof jobOrId === 'string';
     for (;;) {
-      if (job.status !== 'done' || job.result_url === null) {
+      const url = job.result_url ?? job.partial_result_url;
+      if (url === null) {
         if (!renewed) {
           [job, renewed] = [await this.get(id, { signal }), true];
           continue;
         }
-        throw new VerityClientError(`batch job ${id} is ${job.status}: there is no result yet`);
+        throw new VerityClientError(
+          job.status === 'failed'
+            ? `batch job ${id} failed before any row was scored: there is nothing to download`
+            : `batch job ${id} is ${job.status}: there is no result yet`,
+        );
       }
       let answer;
       try {
         answer = await this.transport.send({
           method: 'GET',
-          url: only === undefined ? job.result_url : withOnly(job.result_url, only),
+          url: only === undefined ? url : withOnly(url, only),
           anonymous: true,
           idempotent: true,
           headers: { accept: 'text/csv' },
@@ -274,7 +280,7 @@ export class BatchResource {
   }
 }
 
-/** A result_url with `only=`: the signature stays as signed (only narrows what it grants). */
+/** A download link with `only=`: the signature stays as signed (only narrows what it grants). */
 function withOnly(resultUrl: string, only: readonly BatchVerdict[]): string {
   const url = new URL(resultUrl);
   url.searchParams.set('only', only.join(','));

@@ -52,7 +52,8 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
  * the same way); `internal_error` — the service could not process it (the upload was lost, a
  * chunk failed on every attempt); `service_unavailable` — a dependency stayed unreachable for
  * longer than the job may wait; `cancelled` — the account cancelled it (DELETE /v1/batch/{jobId}).
- * Unprocessed rows are refunded in every case.
+ * Unprocessed rows are refunded in every case (the message states how many), and the scored
+ * rows are delivered as `partial_result_url`.
  */
 export const BATCH_ERROR_CODES = [
   'unprocessable',
@@ -69,8 +70,8 @@ export interface BatchJobError {
 }
 
 /**
- * The BatchJob resource; `file_name` and `error` were added within v1 (`error` present only
- * when failed).
+ * The BatchJob resource; `file_name`, `partial_result_url` and `error` were added within v1
+ * (`error` present only when failed).
  */
 export interface BatchJob {
   id: string;
@@ -78,7 +79,13 @@ export interface BatchJob {
   type: BatchType;
   total_rows: number;
   processed_rows: number;
+  /** Signed download of the result file once done; null before and for a failed job. */
   result_url: string | null;
+  /**
+   * Added in v1: a failed job's scored rows (in input order, the result file's columns), signed
+   * like `result_url`; null unless the job failed after scoring rows.
+   */
+  partial_result_url: string | null;
   created_at: string;
   /** The uploaded file's name (base name, control characters removed); null when none was sent. */
   file_name: string | null;

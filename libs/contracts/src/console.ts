@@ -55,11 +55,14 @@ export interface ConsoleJob {
 }
 
 /**
- * A console job with its freshly signed download address once done (the Batch page; also the
- * answer of DELETE /batch/{jobId}, which cancels a queued or processing job).
+ * A console job with its freshly signed download address once done, or of its scored rows once
+ * failed (the Batch page; also the answer of DELETE /batch/{jobId}, which cancels a queued or
+ * processing job).
  */
 export interface ConsoleBatchJob extends ConsoleJob {
   result_url: string | null;
+  /** A failed job's scored rows (BatchJob.partial_result_url). */
+  partial_result_url: string | null;
 }
 
 /** GET /batch's query: GET /v1/batch's (`cursor` is the previous page's `next_cursor`). */

@@ -172,7 +172,16 @@ export const batchJobSchema = z.object({
   type: batchTypeSchema,
   total_rows: z.number().int(),
   processed_rows: z.number().int(),
-  result_url: z.string().nullable(),
+  result_url: z
+    .string()
+    .nullable()
+    .describe('Signed download of the result CSV once done, else null'),
+  partial_result_url: z
+    .string()
+    .nullable()
+    .describe(
+      "Added in v1: when status is failed (cancelled or any other failure) after rows were scored, a signed download of those rows (input order, the result file's columns), else null; the rows it holds are the ones charged (processed_rows)",
+    ),
   created_at: z.string().describe('ISO 8601 timestamp'),
   file_name: z
     .string()
@@ -183,7 +192,7 @@ export const batchJobSchema = z.object({
   error: batchJobErrorSchema
     .optional()
     .describe(
-      'Added in v1 (fields are only added): present only when status is failed; why the job failed, in the shape of an error body. Unprocessed rows are refunded.',
+      'Added in v1 (fields are only added): present only when status is failed; why the job failed, in the shape of an error body; the message states the rows and credits refunded (every unprocessed row is)',
     ),
   summary: batchJobSummarySchema
     .nullable()

@@ -1,7 +1,8 @@
 // A customer's program on the Java (okhttp-gson) client OpenAPI Generator makes from
 // /v1/openapi.json; test/e2e/openapi-clients.e2e.spec.ts compiles it with the generated sources
 // and runs it. It only knows what the document says: the base URL comes from `servers`, the
-// calls from the operations. Usage: java VerityFlow <admin token>
+// calls from the operations. Usage: java VerityFlow <admin token> <api key> <job id>, the job
+// (of the key's account) processing with some rows scored.
 
 import java.io.File;
 import java.net.URI;
@@ -229,6 +230,22 @@ public final class VerityFlow {
     step("listBatches", jobId + " " + page.getData().get(0).getFileName());
     String late = failure(422, "unprocessable", () -> batch.cancelBatch(jobId));
     step("cancelBatch", late + " (a done job)");
+    // A job of another account (its key and id in args[1], args[2]) that has scored some rows:
+    // cancelled, it delivers them at partial_result_url.
+    BatchApi theirs = new BatchApi(keyed(args[1]));
+    BatchJob stopped = theirs.cancelBatch(args[2]);
+    check(
+        stopped.getStatus() == BatchJob.StatusEnum.FAILED
+            && stopped.getResultUrl() == null
+            && stopped.getPartialResultUrl() != null,
+        "a cancelled job with its scored rows");
+    String partialSig =
+        URI.create(stopped.getPartialResultUrl()).getQuery().replaceFirst("^sig=", "");
+    String[] scored = theirs.downloadBatchResult(stopped.getId(), partialSig).strip().split("\n");
+    check(scored.length == stopped.getProcessedRows() + 1, "a header and each scored row");
+    step(
+        "cancelBatch",
+        "partial_result_url: " + (scored.length - 1) + " of " + stopped.getTotalRows() + " rows");
 
     System.out.println("{\"operations\":[\"" + String.join("\",\"", CALLED) + "\"]}");
   }

@@ -158,7 +158,7 @@ export class BatchController {
   @ApiDoc({
     operationId: 'cancelBatch',
     summary:
-      'Cancel a queued or processing job: failed with error.code cancelled, unprocessed rows refunded (added in v1)',
+      'Cancel a queued or processing job: failed with error.code cancelled, unprocessed rows refunded (the message states how many), the scored rows at partial_result_url (added in v1)',
     ok: batchJobSchema,
     okDescription:
       'The cancelled job; a repeated DELETE answers the same (docs/batch.md, "Cancelling a job")',
@@ -178,13 +178,15 @@ export class BatchController {
   @Get(':jobId/download')
   @ApiDoc({
     operationId: 'downloadBatchResult',
-    summary: 'Download a result CSV (authenticated by the sig of result_url, no API key)',
+    summary:
+      'Download a result CSV (authenticated by the sig of result_url or partial_result_url, no API key)',
     ok: 'text/csv',
-    okDescription: 'The result file: a header row, then one row per input row (docs/batch.md)',
+    okDescription:
+      "The result file: a header row, then one row per input row (docs/batch.md); for a failed job's partial_result_url, one row per scored row, in input order",
     okHeaders: {
       'Content-Disposition': {
         description:
-          'attachment; filename="verity-<type>-<jobId>.csv" (with only=, the verdicts follow: verity-<type>-<jobId>-deliverable-risky.csv)',
+          'attachment; filename="verity-<type>-<jobId>.csv" (a partial file: "verity-<type>-<jobId>-partial.csv"; with only=, the verdicts follow: verity-<type>-<jobId>-deliverable-risky.csv)',
         schema: { type: 'string' },
       },
     },
@@ -195,7 +197,8 @@ export class BatchController {
   @ApiQuery({
     name: 'sig',
     required: true,
-    description: 'The signature result_url carries (about an hour); 403 once expired',
+    description:
+      'The signature result_url (or partial_result_url) carries (about an hour); 403 once expired',
     schema: { type: 'string' },
   })
   @ApiQuery({
@@ -212,7 +215,11 @@ export class BatchController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const file = await this.downloads.open(jobId, typeof sig === 'string' ? sig : undefined, only);
-    const name = [`verity-${file.type}-${file.jobId}`, ...(file.only ?? [])].join('-');
+    const name = [
+      `verity-${file.type}-${file.jobId}`,
+      ...(file.partial ? ['partial'] : []),
+      ...(file.only ?? []),
+    ].join('-');
     await reply
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${name}.csv"`)

@@ -95,6 +95,10 @@ export class ConsoleBatchController {
     // The rule of /v1/batch: PUBLIC_URL, else the address the request arrived on; never the
     // Host header, which the client chooses (a signed link must not name a host of its choosing).
     const view = await this.jobs.view(job, localBaseUrl(request));
-    return { ...consoleJob(job), result_url: view.result_url };
+    return {
+      ...consoleJob(job),
+      result_url: view.result_url,
+      partial_result_url: view.partial_result_url,
+    };
   }
 }

@@ -124,7 +124,8 @@ function cancelQuestion(job: ConsoleJob): string {
   const left = job.total_rows - job.processed_rows;
   return (
     `Cancel job “${jobName(job)}”? Rows not yet processed (${formatNumber(left)} of ` +
-    `${formatNumber(job.total_rows)}) are refunded; rows already processed stay charged.`
+    `${formatNumber(job.total_rows)}) are refunded; rows already processed stay charged and ` +
+    `can be downloaded.`
   );
 }
 
@@ -152,14 +153,35 @@ function Result({ job, outcome }: { job: TableJob; outcome: Outcome }) {
         <>
           {summary}
           <span class="failed-note">{job.failure_reason ?? 'failed'}</span>
+          <PartialDownload job={job} />
         </>
       );
     case 'cancelled':
-      return summary || <>—</>;
+      return (
+        <>
+          {summary}
+          {job.partial_result_url ? <PartialDownload job={job} /> : !summary && <>—</>}
+        </>
+      );
     case 'queued':
     case 'processing':
       return <>—</>;
   }
+}
+
+/** A failed job's scored rows (partial_result_url), where the job list carries the link. */
+function PartialDownload({ job }: { job: TableJob }) {
+  if (!job.partial_result_url) return null;
+  return (
+    <a
+      class="button"
+      href={job.partial_result_url}
+      download
+      aria-label={`Download the ${formatNumber(job.processed_rows)} scored rows of ${jobName(job)}`}
+    >
+      Download scored rows
+    </a>
+  );
 }
 
 function Moment({ iso }: { iso: string | null }) {

@@ -11,6 +11,7 @@ import {
   csvHeader,
   encodeMessage,
   JobLifecycle,
+  partialKey,
   partKey,
   processedRowsOf,
   resultKey,
@@ -212,7 +213,7 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     assert.equal(uploads.get(resultKey(id)), 2);
   });
 
-  it('a cancel that overtakes an assembly ends it without an error and leaves no file, whether the parts were gone or not', async () => {
+  it('a cancel that overtakes an assembly ends it without an error and delivers the whole file as partial, whether the parts were gone or not', async () => {
     const blobsDeletePrefix = blobs.deletePrefix.bind(blobs);
     for (const [n, cleanedUpFirst] of [
       [60, true],
@@ -250,15 +251,22 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
       resume();
       await assembling;
       cleanUp();
-      // Every chunk is recorded: the cancel refunds nothing, and no result is kept.
+      // Every chunk is recorded: the cancel refunds nothing, says so, and delivers every row
+      // as the partial file; no result file or part is kept.
       const job = await cancelling;
       assert.equal(job.status, 'failed');
       assert.equal(job.failureCode, 'cancelled');
       assert.equal(job.refundedRows, 0);
+      assert.equal(
+        job.failureMessage,
+        'the job was cancelled; every row was scored: 0 rows refunded (0 credits)',
+      );
+      assert.equal(job.partialKey, partialKey(id));
       assert.equal((await repository.findForWorker(id))?.status, 'failed');
       const left: string[] = [];
       for await (const key of blobs.list(`results/${id}/`)) left.push(key);
-      assert.deepEqual(left, []);
+      assert.deepEqual(left, [partialKey(id)]);
+      assert.equal(await text(await blobs.get(partialKey(id))), expected(2));
       const refunds = await stack.dataSource.query<unknown[]>(
         `SELECT 1 FROM credit_ledger WHERE reference = $1 AND reason = 'batch_refund'`,
         [id],
@@ -323,11 +331,11 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
     assert.equal(n, 0);
   });
 
-  it('never records a chunk after the job failed: the refund and processed_rows match what was recorded', async () => {
+  it('never records a chunk after the job failed: the refund, processed_rows and the partial file match what was recorded', async () => {
     const jobs = lifecycle;
     for (let n = 10; n < 30; n++) {
       const id = await jobWithParts(n, 6);
-      await repository.recordChunks([{ jobId: id, chunkNo: 0, rows: 2 }]);
+      await repository.recordChunks([0, 5].map((chunkNo) => ({ jobId: id, chunkNo, rows: 2 })));
       // A failure and a group of completions race for the same job row.
       await Promise.all([
         jobs.fail(id, 'test', { code: 'internal_error', message: 'test' }),
@@ -339,6 +347,11 @@ describe('assembler: completion reports in any order, duplicated, concurrent', (
       assert.equal(job.status, 'failed');
       assert.equal(job.processedRows, recorded);
       assert.equal(job.refundedRows, job.totalRows - recorded);
+      // The partial file: exactly the recorded chunks' rows, in input order.
+      const chunks = await repository.recordedChunksFrom(id, 0);
+      const rows = [...chunks].sort((a, b) => a - b).map((c) => `row${2 * c}\nrow${2 * c + 1}\n`);
+      assert.equal(job.partialKey, partialKey(id));
+      assert.equal(await text(await blobs.get(partialKey(id))), csvHeader('ip') + rows.join(''));
     }
   });
 });

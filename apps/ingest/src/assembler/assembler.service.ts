@@ -10,6 +10,8 @@ import {
   BatchProgressRepository,
   decodeProgress,
   JobLifecycle,
+  resultFile,
+  resultFileFormat,
   resultKey,
   type BatchJobRecord,
   BatchOutages,
@@ -21,7 +23,6 @@ import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import type { VerityMetrics } from '@verity/observability';
 import { METRICS } from '@verity/platform';
 import { ChunkRecorder } from './chunk-recorder';
-import { resultFile, resultFileFormat } from './result-file';
 
 /** How often a report that found another handler assembling its job looks again. */
 const ASSEMBLY_POLL_MS = 100;
@@ -121,7 +122,7 @@ export class AssemblerService extends WorkerService implements OnApplicationBoot
           `chunk ${report.chunkNo} failed: ${report.reason}`,
           {
             code: 'internal_error',
-            message: `chunk ${report.chunkNo} could not be processed after repeated attempts; unprocessed rows were refunded`,
+            message: `chunk ${report.chunkNo} could not be processed after repeated attempts`,
           },
           () =>
             this.log.warn(
@@ -153,7 +154,8 @@ export class AssemblerService extends WorkerService implements OnApplicationBoot
         attempt = await this.assembly.tryAssembly(seen.id, this.holder, async (job) => {
           const key = resultKey(job.id);
           const format = resultFileFormat(job);
-          await this.blobs.upload(key, resultFile(this.blobs, job.id, format, job.chunkCount!));
+          const chunks = Array.from({ length: job.chunkCount! }, (_, n) => n);
+          await this.blobs.upload(key, resultFile(this.blobs, job.id, format, chunks));
           return this.lifecycle.finish(job.id, key);
         });
       } catch (error) {

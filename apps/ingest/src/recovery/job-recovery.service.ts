@@ -76,10 +76,13 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async recoverStalled(): Promise<void> {
-    const stalled = await this.housekeeping.claimStalled(this.config.BATCH_STALL_MS);
+    const stalled = await this.housekeeping.claimStalled(
+      this.config.BATCH_STALL_MS,
+      this.config.BATCH_STALL_RECOVERIES,
+    );
     const recover: string[] = [];
     for (const job of stalled) {
-      if (job.stallRecoveries > this.config.BATCH_STALL_RECOVERIES) await this.giveUp(job.id);
+      if (job.exhausted) await this.giveUp(job.id, job.stallRecoveries);
       else recover.push(job.id);
     }
     if (recover.length === 0) return;
@@ -113,14 +116,14 @@ export class JobRecoveryService implements OnApplicationBootstrap, BeforeApplica
     this.log.log(`handed ${counted(ids.length, 'unfinished job')} to the splitter`);
   }
 
-  private async giveUp(jobId: string): Promise<void> {
-    const recoveries = this.config.BATCH_STALL_RECOVERIES;
+  /** Fails a job still stalled after its `recoveries` (the count stored on the job). */
+  private async giveUp(jobId: string, recoveries: number): Promise<void> {
     await this.lifecycle.fail(
       jobId,
       `no progress after ${recoveries} recoveries, each followed by ${this.config.BATCH_STALL_MS} ms without progress`,
       {
         code: 'internal_error',
-        message: `the job stopped making progress and could not be recovered; unprocessed rows were refunded`,
+        message: `the job stopped making progress and could not be recovered`,
       },
       () => {
         this.metrics?.batchRecoveries.inc({ outcome: 'failed' });

@@ -173,8 +173,7 @@ export class SplitterService extends WorkerService implements OnApplicationBoots
       // The upload changed under us: never assemble a wrong file.
       await this.failJob(jobId, `split found ${rows} rows, the upload counted ${job.totalRows}`, {
         code: 'internal_error',
-        message:
-          'the uploaded file could not be read back as it was accepted; unprocessed rows were refunded',
+        message: 'the uploaded file could not be read back as it was accepted',
       });
       return 0;
     }
@@ -222,7 +221,7 @@ export class SplitterService extends WorkerService implements OnApplicationBoots
       if (!(error instanceof BlobNotFoundError)) throw error;
       await this.failJob(jobId, 'the uploaded file is missing from the blob store', {
         code: 'internal_error',
-        message: 'the uploaded file is no longer available; unprocessed rows were refunded',
+        message: 'the uploaded file is no longer available',
       });
       return null;
     }
@@ -290,7 +289,7 @@ export class SplitterService extends WorkerService implements OnApplicationBoots
     try {
       await this.failJob(jobId, `split failed ${SPLIT_ATTEMPTS} times: ${error.message}`, {
         code: 'internal_error',
-        message: `the file could not be split after ${SPLIT_ATTEMPTS} attempts; unprocessed rows were refunded`,
+        message: `the file could not be split after ${SPLIT_ATTEMPTS} attempts`,
       });
     } catch (failure) {
       this.log.error(`cannot fail job ${jobId}: ${String(failure)}`);

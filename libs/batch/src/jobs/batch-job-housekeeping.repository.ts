@@ -68,39 +68,53 @@ export class BatchJobHousekeeping {
 
   /**
    * Claims the processing jobs without progress (no chunk recorded, no split checkpoint, no
-   * recovery) for `stallMs` and not being assembled: restarts their clock, and counts the stall against the job only
-   * when no chunk of any job was recorded meanwhile either (a job waiting its turn behind
-   * others is not stuck). Returns each claimed job with its count since its last scored chunk.
+   * recovery) for `stallMs` and not being assembled: restarts their clock. A stall counts
+   * against a job only when no chunk of any job was recorded meanwhile either (a job waiting
+   * its turn behind others is not stuck): such a stall is one more recovery
+   * (`stall_recoveries`, since the job's last scored chunk) while fewer than `maxRecoveries`
+   * were made, and otherwise leaves the job `exhausted`, its count at `maxRecoveries`: the
+   * count the job's failure then states.
    */
   async claimStalled(
     stallMs: number,
+    maxRecoveries: number,
     limit = 500,
-  ): Promise<{ id: string; stallRecoveries: number }[]> {
+  ): Promise<{ id: string; stallRecoveries: number; exhausted: boolean }[]> {
     // Raw SQL: one statement claims the jobs and decides "no job made progress", so two ingest
-    // replicas never claim the same stall twice. The progress check is an uncorrelated subquery:
-    // it runs once, and only when some job is stalled.
-    const rows = await this.db.query<{ id: string; stall_recoveries: number }[]>(
+    // replicas never claim the same stall twice. The progress check is an uncorrelated
+    // subquery of a one-row CTE: it runs once, and only when some job is stalled.
+    const rows = await this.db.query<
+      { id: string; stall_recoveries: number; exhausted: boolean }[]
+    >(
       `WITH stalled AS (
-              SELECT id FROM batch_jobs
+              SELECT id, stall_recoveries FROM batch_jobs
                WHERE ${statusIn(RUNNING_STATUSES)}
                  AND updated_at < now() - ($1::integer * interval '1 millisecond')
                  AND (assembly_lease_until IS NULL OR assembly_lease_until < now())
                ORDER BY created_at LIMIT $2
                FOR UPDATE SKIP LOCKED),
+            idle AS (
+              SELECT NOT EXISTS (
+                SELECT 1 FROM batch_chunks
+                 WHERE created_at > now() - ($1::integer * interval '1 millisecond')) AS idle
+               WHERE EXISTS (SELECT 1 FROM stalled)),
             claimed AS (
               UPDATE batch_jobs j
                  SET updated_at = now(),
-                     stall_recoveries = j.stall_recoveries + CASE WHEN EXISTS (
-                       SELECT 1 FROM batch_chunks
-                        WHERE created_at > now() - ($1::integer * interval '1 millisecond'))
-                       THEN 0 ELSE 1 END
-                FROM stalled
+                     stall_recoveries = j.stall_recoveries +
+                       CASE WHEN idle.idle AND stalled.stall_recoveries < $3 THEN 1 ELSE 0 END
+                FROM stalled, idle
                WHERE j.id = stalled.id AND ${statusIn(RUNNING_STATUSES, 'j')}
-              RETURNING j.id, j.stall_recoveries)
-       SELECT id, stall_recoveries FROM claimed`,
-      [stallMs, limit],
+              RETURNING j.id, j.stall_recoveries,
+                        idle.idle AND stalled.stall_recoveries >= $3 AS exhausted)
+       SELECT id, stall_recoveries, exhausted FROM claimed`,
+      [stallMs, limit, maxRecoveries],
     );
-    return rows.map((r) => ({ id: r.id, stallRecoveries: Number(r.stall_recoveries) }));
+    return rows.map((r) => ({
+      id: r.id,
+      stallRecoveries: Number(r.stall_recoveries),
+      exhausted: r.exhausted,
+    }));
   }
 
   /**

@@ -239,6 +239,11 @@ export class BatchJobRepository {
     return new Set(chunks.map((c) => c.chunkNo));
   }
 
+  /** Forgets a failed job's partial file that cannot be written (a scored part is gone). */
+  async dropPartial(jobId: string): Promise<void> {
+    await this.jobs().update({ id: jobId }, { partialKey: null });
+  }
+
   /** Records how many chunks the split produced. Null unless the job is processing. */
   setChunkCount(jobId: string, chunks: number): Promise<BatchJobRecord | null> {
     return updateJobReturning(this.db, (qb) =>

@@ -11,7 +11,7 @@ export interface ResultUrlOptions {
   nowSeconds: number;
 }
 
-/** The signed download address of a done job. */
+/** The signed download address of a job's file (its result, or a failed job's partial file). */
 export function resultUrl(jobId: string, options: ResultUrlOptions): string {
   const sig = signDownload(jobId, options.nowSeconds + options.ttlSeconds, options.secret);
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -36,18 +36,35 @@ export function processedRowsOf(job: BatchJobRecord): number {
   }
 }
 
+/** Whether the job has a file to download: its result once done, its partial file once failed. */
+export function hasDownload(job: BatchJobRecord): boolean {
+  switch (job.status) {
+    case 'done':
+      return true;
+    case 'failed':
+      return job.partialKey !== null;
+    case 'queued':
+    case 'processing':
+      return false;
+  }
+}
+
 /**
- * The BatchJob of docs/api.md; `result_url` is freshly signed when the job is done, else null;
- * `error` only when it failed (jobs failed before the reason was recorded say `internal_error`).
+ * The BatchJob of docs/api.md; `result_url` is freshly signed when the job is done, else null,
+ * and `partial_result_url` (the same signed link) when it failed with a partial file of its
+ * scored rows, else null; `error` only when it failed (jobs failed before the reason was
+ * recorded say `internal_error`).
  */
 export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): BatchJob {
+  const url = hasDownload(job) && urls ? resultUrl(job.id, urls) : null;
   const body: BatchJob = {
     id: job.id,
     status: job.status,
     type: job.type,
     total_rows: job.totalRows,
     processed_rows: processedRowsOf(job),
-    result_url: job.status === 'done' && urls ? resultUrl(job.id, urls) : null,
+    result_url: job.status === 'done' ? url : null,
+    partial_result_url: job.status === 'failed' ? url : null,
     created_at: job.createdAt.toISOString(),
     file_name: job.fileName,
     summary: summaryOf(job),

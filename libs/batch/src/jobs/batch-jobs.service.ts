@@ -4,7 +4,7 @@ import { CORE_CONFIG, type CoreConfig, BATCH_CONFIG, type BatchConfig } from '@v
 import type { BatchJob, BatchJobList, BatchListQuery, KeyMode } from '@verity/contracts';
 import type { BatchJobRecord } from './batch-job.record';
 import { BatchJobRepository } from './batch-job.repository';
-import { toBatchJob } from './batch-job.view';
+import { hasDownload, toBatchJob } from './batch-job.view';
 import { decodeJobCursor, encodeJobCursor } from './job-cursor';
 import { tooManyActive } from './lifecycle/job-transactions';
 import { SigningSecretProvider } from './signing-secret.provider';
@@ -81,9 +81,12 @@ export class BatchJobsService {
     };
   }
 
-  /** The BatchJob body, with a freshly signed result_url for a done job. */
+  /**
+   * The BatchJob body, with a freshly signed result_url for a done job (partial_result_url for
+   * a failed one with a partial file).
+   */
   async view(job: BatchJobRecord, requestBaseUrl?: string): Promise<BatchJob> {
-    if (job.status !== 'done') return toBatchJob(job, null);
+    if (!hasDownload(job)) return toBatchJob(job, null);
     return toBatchJob(job, {
       baseUrl:
         this.core.PUBLIC_URL ??

@@ -74,6 +74,11 @@ export function resultKey(jobId: string): string {
   return `${resultsPrefix(jobId)}result.csv`;
 }
 
+/** The partial result file of a failed job: its scored rows (END_EFFECTS, `partial`). */
+export function partialKey(jobId: string): string {
+  return `${resultsPrefix(jobId)}partial.csv`;
+}
+
 /** Queue job ids: the job id makes re-enqueueing the same job a no-op (dedupe). */
 export const ingestJobId = (jobId: string): string => `split-${jobId}`;
 /** A stalled job's recovery: one at a time per job, forgotten when done (`forgetWhenDone`). */

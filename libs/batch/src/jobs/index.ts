@@ -12,6 +12,7 @@ export { BatchJobsModule } from './batch-jobs.module';
 export { SigningSecretProvider } from './signing-secret.provider';
 export { SettingsRepository } from './settings.repository';
 export {
+  hasDownload,
   processedRowsOf,
   resultUrl,
   summaryOf,
@@ -36,4 +37,5 @@ export {
   type LiveStatus,
 } from './job-states';
 export * from './lifecycle';
+export { resultFile, resultFileFormat } from './result-file';
 export { decodeJobCursor, encodeJobCursor } from './job-cursor';

@@ -89,7 +89,11 @@ export async function cancelCommand(argv: string[]): Promise<void> {
   const refund = testKey
     ? 'a test job: nothing was charged'
     : `${left.toLocaleString('en')} ${left === 1 ? 'row' : 'rows'} refunded`;
+  const partial =
+    job.partial_result_url === null
+      ? ''
+      : `\nits scored rows: ${invocation()} batch download ${id}  (writes ${id}-partial.csv)`;
   process.stdout.write(
-    `${already ? `${id} was already cancelled` : `cancelled ${id}`}: ${rows}; ${refund}\n`,
+    `${already ? `${id} was already cancelled` : `cancelled ${id}`}: ${rows}; ${refund}${partial}\n`,
   );
 }

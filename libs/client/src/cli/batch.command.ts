@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { BATCH_TYPES, type BatchType } from '@verity/contracts/wire';
-import type { BatchJob } from '../index';
+import { BatchFailedError, type BatchJob } from '../index';
 import { UsageError } from './usage.error';
 import { CANCEL_USAGE, LIST_USAGE, cancelCommand, listCommand } from './batch-jobs.command';
 import { InterruptedError } from './exit-codes';
@@ -15,7 +15,7 @@ import { onlyOf, summaryLine } from './verdicts';
 const USAGE = `usage: verity batch run FILE --type email|phone|ip [--column C] [--header true|false] [--fields spec|all]
                         [--out FILE] [--only V,V] [--webhook URL] [--interval S] [--timeout S]
        verity batch get ID
-       verity batch download ID [--out FILE] [--only V,V] [--interval S] [--timeout S]
+       verity batch download ID [--out FILE] [--only V,V] [--interval S] [--timeout S]   (a failed job: its scored rows)
        ${LIST_USAGE}
        ${CANCEL_USAGE}
 Without --column, FILE has one value per line; a first line that is a column name (email,
@@ -73,6 +73,12 @@ async function checkPaths(file: string, out: string): Promise<void> {
   const folder = await stat(dirname(out)).catch(() => null);
   if (folder === null || !folder.isDirectory())
     throw new UsageError(`${out}: the folder ${dirname(out)} does not exist`);
+}
+
+/** What a partial file is: the scored rows of a failed job, and why it failed. */
+function partialNote(job: BatchJob): string {
+  const rows = `${job.processed_rows.toLocaleString('en')} of ${job.total_rows.toLocaleString('en')} rows`;
+  return `the ${rows} scored before the job ${job.error?.code === 'cancelled' ? 'was cancelled' : 'failed'}`;
 }
 
 function resumeHint(job: BatchJob, out: string): string {
@@ -176,31 +182,47 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
       const { values, positionals } = parse(argv, { out: { type: 'string' }, ...WAIT_OPTIONS });
       if (positionals.length !== 1) throw new UsageError(USAGE);
       const [id] = positionals;
-      const out = values.out ?? `${id}-results.csv`;
       const only = onlyOf(values.only);
       const { verity, json } = connect(values);
       const view = progressView(process.stderr);
       let last: BatchJob | undefined;
       try {
-        const { job, file } = await interruptible(async (signal) => {
+        const [ended, file] = await interruptible(async (signal) => {
           // A job still running is waited for first, with the same progress as `batch run`.
-          const done = await verity.batch.wait(id, {
-            intervalMs: seconds(values.interval, '--interval'),
-            timeoutMs: seconds(values.timeout, '--timeout'),
-            signal,
-            onProgress: (job) => {
-              last = job;
-              view.update(job);
-            },
-          });
-          return { job: done, file: await verity.batch.download(done, { to: out, only, signal }) };
+          const job = await verity.batch
+            .wait(id, {
+              intervalMs: seconds(values.interval, '--interval'),
+              timeoutMs: seconds(values.timeout, '--timeout'),
+              signal,
+              onProgress: (job) => {
+                last = job;
+                view.update(job);
+              },
+            })
+            // A failed job that scored rows delivers them (partial_result_url).
+            .catch((error: unknown) => {
+              if (error instanceof BatchFailedError && error.job.partial_result_url !== null)
+                return error.job;
+              throw error;
+            });
+          const out = values.out ?? `${id}-${job.status === 'done' ? 'results' : 'partial'}.csv`;
+          return [job, await verity.batch.download(job, { to: out, only, signal })] as const;
         });
         view.finish();
-        return printResult(json ? file : written(job, file, only), json);
+        const summary = summaryLine(ended);
+        return printResult(
+          json
+            ? { ...file, partial: ended.status !== 'done' }
+            : `${file.path}  (${file.bytes.toLocaleString('en')} bytes` +
+                (only === undefined ? '' : `; the ${only.join(', ')} rows`) +
+                (ended.status === 'done' ? ')' : `; ${partialNote(ended)})`) +
+                (summary === null ? '' : `\nsummary  ${summary}`),
+          json,
+        );
       } catch (error) {
         view.finish();
         if (error instanceof InterruptedError && last)
-          throw new InterruptedError(resumeHint(last, out));
+          throw new InterruptedError(resumeHint(last, values.out ?? `${id}-results.csv`));
         throw error;
       }
     }

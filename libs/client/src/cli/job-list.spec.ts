@@ -11,6 +11,7 @@ function job(overrides: Partial<BatchJob>): BatchJob {
     total_rows: 12_500,
     processed_rows: 12_500,
     result_url: null,
+    partial_result_url: null,
     created_at: '2026-11-28T00:12:57.123Z',
     file_name: 'emails.csv',
     summary: null,

@@ -11,7 +11,7 @@ import type {
 /**
  * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000,
  * 1738000000000, 1739000000000, 1740200000000, 1740350000000, 1741100000000,
- * 1741230000000), read and written
+ * 1741300000000, 1741400000000), read and written
  * by libs/batch's repositories; its status only by the job lifecycle (`jobs/lifecycle/`).
  */
 @Entity({ name: 'batch_jobs' })
@@ -68,6 +68,10 @@ export class BatchJobEntity {
 
   @Column({ name: 'result_key', type: 'text', nullable: true })
   resultKey!: string | null;
+
+  /** A failed job's partial result file (its recorded chunks' rows), once written; else null. */
+  @Column({ name: 'partial_key', type: 'text', nullable: true })
+  partialKey!: string | null;
 
   /** The mode of the key that created the job: a test job is free and seen only by test keys. */
   @Column({ type: 'text', default: 'live' })

@@ -15,7 +15,8 @@ import { BatchSmtpProbe1740350000000 } from './1740350000000-batch-smtp-probe';
 import { RateLimitBuckets1740355000000 } from './1740355000000-rate-limit-buckets';
 import { VerifyHistory1741000000000 } from './1741000000000-verify-history';
 import { BatchEndEffects1741100000000 } from './1741100000000-batch-end-effects';
-import { BatchSummary1741230000000 } from './1741230000000-batch-summary';
+import { BatchPartialResult1741300000000 } from './1741300000000-batch-partial-result';
+import { BatchSummary1741400000000 } from './1741400000000-batch-summary';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   RateLimitBuckets1740355000000,
   VerifyHistory1741000000000,
   BatchEndEffects1741100000000,
-  BatchSummary1741230000000,
+  BatchPartialResult1741300000000,
+  BatchSummary1741400000000,
 ];

@@ -1,17 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
-import { BLOB_STORE, JOB_QUEUE, type BlobStore, type JobQueue } from '@verity/ports';
+import {
+  BLOB_STORE,
+  BlobNotFoundError,
+  JOB_QUEUE,
+  type BlobStore,
+  type JobQueue,
+} from '@verity/ports';
 import { enqueueWebhook } from '../../webhooks/webhook.queue';
 import type { BatchJobRecord } from '../batch-job.record';
-import {
-  BATCH_NAMES,
-  partsPrefix,
-  resultsPrefix,
-  webhookJobId,
-  type BatchNames,
-} from '../batch-names';
+import { BatchJobRepository } from '../batch-job.repository';
+import { BATCH_NAMES, partsPrefix, resultKey, webhookJobId, type BatchNames } from '../batch-names';
 import { BatchProgressRepository } from '../batch-progress.repository';
 import type { EndStatus } from '../job-states';
+import { resultFile, resultFileFormat } from '../result-file';
 
 /** A job that has ended. */
 export type EndedJob = BatchJobRecord & { status: EndStatus };
@@ -21,6 +23,9 @@ export interface EndEffectTools {
   blobs: BlobStore;
   queue: JobQueue;
   progress: BatchProgressRepository;
+  /** The recorded chunks, and the partial file that cannot be written. */
+  jobs: BatchJobRepository;
+  log: Logger;
   config: BatchConfig;
   names: BatchNames;
 }
@@ -33,6 +38,29 @@ export type EndEffect = {
   readonly [S in EndStatus]: (job: EndedJob, tools: EndEffectTools) => Promise<void>;
 };
 
+/**
+ * A failed job's scored rows as a file of their own (docs/batch.md, "Partial results"), at the
+ * partial key the failure gave the job when rows were scored: the parts of its recorded chunks
+ * — the rows it stays charged for, frozen by the failure — in input order under the result
+ * file's header, written before the parts are deleted. The upload is atomic, so a file there is
+ * whole: a re-run that finds it does nothing, and one that finds the parts gone finds the file
+ * written by the run that deleted them.
+ */
+const keepScoredRows = async (job: EndedJob, t: EndEffectTools): Promise<void> => {
+  const key = job.partialKey;
+  if (key === null || (await t.blobs.head(key)) !== null) return;
+  const chunks = [...(await t.jobs.recordedChunksFrom(job.id, 0))].sort((a, b) => a - b);
+  try {
+    await t.blobs.upload(key, resultFile(t.blobs, job.id, resultFileFormat(job), chunks));
+  } catch (error) {
+    if (!(error instanceof BlobNotFoundError)) throw error;
+    if ((await t.blobs.head(key)) !== null) return; // the run that deleted the parts wrote it
+    // A recorded chunk's part is gone and no run kept the rows: there is nothing to deliver,
+    // and holding back the other effects (the upload, the webhook) would not bring it back.
+    t.log.error(`job ${job.id}: a scored part is missing, no partial result file`);
+    await t.jobs.dropPartial(job.id);
+  }
+};
 const dropUpload = (job: EndedJob, t: EndEffectTools) => t.blobs.delete(job.uploadKey);
 const forgetProgress = (job: EndedJob, t: EndEffectTools) => t.progress.forget(job.id);
 /** The webhook's queue job id derives from the job id: a repeat within the dedupe window is a no-op. */
@@ -48,13 +76,18 @@ const notify = async (job: EndedJob, t: EndEffectTools): Promise<void> => {
  * what it does after each end.
  */
 export const END_EFFECTS = {
+  /** A failed job's scored rows (`keepScoredRows`); a done job has its result file. */
+  partial: { done: () => Promise.resolve(), failed: keepScoredRows },
   /**
    * The chunk parts, and the SMTP retry window's held lines under them. A failed job keeps
-   * nothing of its result: an assembly that a cancel cut short may have written the file.
+   * only its partial file: an assembly that a cancel cut short may have written the result.
    */
   results: {
     done: (job, t) => t.blobs.deletePrefix(partsPrefix(job.id)),
-    failed: (job, t) => t.blobs.deletePrefix(resultsPrefix(job.id)),
+    failed: async (job, t) => {
+      await t.blobs.deletePrefix(partsPrefix(job.id));
+      await t.blobs.delete(resultKey(job.id));
+    },
   },
   upload: { done: dropUpload, failed: dropUpload },
   /** The chunks' running counts (the job's progress_rows stays). */
@@ -70,12 +103,13 @@ export class JobEndEffects {
 
   constructor(
     progress: BatchProgressRepository,
+    jobs: BatchJobRepository,
     @Inject(BLOB_STORE) blobs: BlobStore,
     @Inject(JOB_QUEUE) queue: JobQueue,
     @Inject(BATCH_CONFIG) config: BatchConfig,
     @Inject(BATCH_NAMES) names: BatchNames,
   ) {
-    this.tools = { blobs, queue, progress, config, names };
+    this.tools = { blobs, queue, progress, jobs, config, names, log: this.log };
   }
 
   async run(job: EndedJob): Promise<void> {

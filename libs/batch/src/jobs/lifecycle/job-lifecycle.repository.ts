@@ -122,12 +122,12 @@ export class JobLifecycleRepository {
   }
 
   /**
-   * `fail`, with the refunded row count and the reason (inside the refund's transaction), and
-   * the summary of the chunks recorded so far.
+   * `fail`, with the refunded row count, the key of its partial file when rows were scored,
+   * the reason (inside the refund's transaction), and the summary of the chunks recorded so far.
    */
   markFailed(
     jobId: string,
-    refundedRows: number,
+    { refundedRows, partialKey }: { refundedRows: number; partialKey: string | null },
     reason: string,
     error: BatchJobError,
     db: Db,
@@ -137,6 +137,7 @@ export class JobLifecycleRepository {
         .set({
           status: targetOf('fail'),
           refundedRows,
+          partialKey,
           failureReason: reason,
           failureCode: error.code,
           failureMessage: error.message,

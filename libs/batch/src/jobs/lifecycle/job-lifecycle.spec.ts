@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { text } from 'node:stream/consumers';
 import { BATCH_STATUSES, type BatchStatus } from '@verity/contracts';
 import { BLOB_STORE, type BlobStore } from '@verity/ports';
 import { startTestStack, type TestStack } from '@verity/testing';
 import { BatchJobRepository } from '../batch-job.repository';
-import { resultKey, uploadKey } from '../batch-names';
+import { partKey, partialKey, resultKey, uploadKey } from '../batch-names';
 import { JobLifecycle } from './job-lifecycle';
 import { JOB_TRANSITIONS, isEnded, nextStatus, type JobTransition } from '../job-states';
 
@@ -146,6 +147,29 @@ describe('JobLifecycle on PostgreSQL', () => {
     assert.equal(await lifecycle.replayDueEnds(0), 0);
     // Nothing was refunded twice.
     assert.deepEqual((await stored(id)).ledger, ['batch_row -2', 'batch_refund 2']);
+  });
+
+  it('keeps a failed job’s scored rows as its partial file, once; a scored part that is gone leaves none and the other effects run', async () => {
+    const kept = await jobIn('processing');
+    await blobs.put(partKey(kept, 0), Buffer.from('a@example.com,scored\n'));
+    await repository.recordChunk(kept, 0, 1);
+    const failed = await lifecycle.fail(kept, 'test');
+    assert.equal(failed?.partialKey, partialKey(kept));
+    const file = await text(await blobs.get(partialKey(kept)));
+    assert.match(file, /\na@example\.com,scored\n$/);
+    assert.equal(file.split('\n').length, 3, 'the header and the one scored row');
+    assert.equal(await blobs.head(partKey(kept, 0)), null, 'the part is deleted after');
+    // A replay (the parts gone) keeps the file as it is.
+    assert.equal(await lifecycle.replayEnd(kept), true);
+    assert.equal(await text(await blobs.get(partialKey(kept))), file);
+
+    const lost = await jobIn('processing');
+    await repository.recordChunk(lost, 0, 1); // its part never reached the store
+    await lifecycle.fail(lost, 'test');
+    const row = (await stored(lost)).row;
+    assert.equal(row.partial_key, null);
+    assert.equal(row.end_effects_due, false);
+    assert.equal(await blobs.head(uploadKey(lost)), null, 'the upload is deleted all the same');
   });
 
   it('replays the end of an ended job on request, and of no other', async () => {

@@ -13,14 +13,12 @@ import { JobTransactions, type CreatedJob } from './job-transactions';
 /** How long after a cancel a repeated DELETE runs the end effects again (see `cancel`). */
 const CANCEL_FOLLOW_UP_MS = 3_600_000;
 
+/** Failures say why; `fail` adds what was refunded (JobTransactions.fail). */
 const INTERNAL: BatchJobError = {
   code: 'internal_error',
-  message: 'the job could not be processed; unprocessed rows were refunded',
+  message: 'the job could not be processed',
 };
-const CANCELLED: BatchJobError = {
-  code: 'cancelled',
-  message: 'the job was cancelled; unprocessed rows were refunded',
-};
+const CANCELLED: BatchJobError = { code: 'cancelled', message: 'the job was cancelled' };
 
 /**
  * The one door of a batch job's life (docs/batch.md, "Job lifecycle"): every change of status
@@ -111,10 +109,11 @@ export class JobLifecycle {
 
   /**
    * DELETE /v1/batch/{jobId}: a queued or processing job of the tenant → failed with
-   * `error.code` cancelled (`fail`). Idempotent: a job already cancelled comes back as it is,
-   * refunded once; a repeat within CANCEL_FOLLOW_UP_MS runs the end effects again (a first
-   * call that failed after its commit left them undone; each is idempotent, and the webhook's
-   * enqueue is deduplicated for longer than that). 404 for an unknown job or another tenant's
+   * `error.code` cancelled (`fail`), answered once its end effects ran (its partial file).
+   * Idempotent: a job already cancelled comes back as it is, refunded once; a repeat within
+   * CANCEL_FOLLOW_UP_MS runs the end effects again (a first call that failed after its commit
+   * left them undone; each is idempotent, and the webhook's enqueue is deduplicated for longer
+   * than that). 404 for an unknown job or another tenant's
    * or mode's; 422 for a job that ended otherwise (done, or failed for another reason).
    */
   async cancel(accountId: string, mode: KeyMode, jobId: string): Promise<BatchJobRecord> {

@@ -11,6 +11,7 @@ import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import { CREDIT_COST, type BatchJobError } from '@verity/contracts';
 import type { BatchJobRecord } from '../batch-job.record';
 import { BatchJobRepository } from '../batch-job.repository';
+import { partialKey } from '../batch-names';
 import { JobLifecycleRepository, type NewBatchJob } from './job-lifecycle.repository';
 import { nextStatus } from '../job-states';
 
@@ -74,8 +75,10 @@ export class JobTransactions {
 
   /**
    * → failed, refunding the rows no recorded chunk holds (counted under the job's row lock,
-   * which chunk recording takes too, so no chunk is recorded after this). Null if the job had
-   * ended (a replay refunds nothing twice).
+   * which chunk recording takes too, so no chunk is recorded after this). `error.message` says
+   * why; the stored message adds what was refunded (`refundNote`). A job that scored rows gets
+   * its partial key with the failure, so partial_result_url shows from the first read of the
+   * failed job. Null if the job had ended (a replay refunds nothing twice).
    */
   fail(jobId: string, reason: string, error: BatchJobError): Promise<BatchJobRecord | null> {
     return this.inTransaction(async (runner) => {
@@ -94,7 +97,16 @@ export class JobTransactions {
           },
         ]);
       }
-      return this.states.markFailed(jobId, unprocessed, reason, error, runner);
+      const message = `${error.message}; ${refundNote(unprocessed, refund, job.mode === 'test')}`;
+      // Rows were scored: the end effects write them at the partial key (END_EFFECTS, `partial`).
+      const partial = unprocessed < job.totalRows ? partialKey(jobId) : null;
+      return this.states.markFailed(
+        jobId,
+        { refundedRows: unprocessed, partialKey: partial },
+        reason,
+        { ...error, message },
+        runner,
+      );
     });
   }
 
@@ -129,6 +141,17 @@ export class JobTransactions {
       await runner.release();
     }
   }
+}
+
+/**
+ * What a failure refunded, as the job's error message states it: the true figures, 0 when
+ * every row was scored (a cancel during assembly); a test job was never charged.
+ */
+export function refundNote(rows: number, credits: number, test: boolean): string {
+  const count = `${rows.toLocaleString('en')} unprocessed ${rows === 1 ? 'row' : 'rows'}`;
+  if (test) return `${count}, not charged (test job)`;
+  if (rows === 0) return 'every row was scored: 0 rows refunded (0 credits)';
+  return `${count} refunded (${credits.toLocaleString('en')} ${credits === 1 ? 'credit' : 'credits'})`;
 }
 
 /** 429 for an account at BATCH_MAX_ACTIVE_JOBS (also BatchJobsService's early check). */

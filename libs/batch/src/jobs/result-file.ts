@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
-import { partKey, resultHeader, type BatchJobRecord, type ResultFileFormat } from '@verity/batch';
-import { type BlobStore } from '@verity/ports';
+import type { BlobStore } from '@verity/ports';
+import { resultHeader, type ResultFileFormat } from '../csv';
+import type { BatchJobRecord } from './batch-job.record';
+import { partKey } from './batch-names';
 
 /** Parts fetched ahead of the one being written (each is one chunk's rows, ~0.1–1 MB). */
 const READ_AHEAD = 4;
@@ -20,31 +22,32 @@ export function resultFileFormat(
 }
 
 /**
- * The result file as a stream: the header (`resultHeader`), then the parts of chunks 0 … n-1 in order. Up to
- * READ_AHEAD parts are fetched at once, so the blob store's per-request latency is paid in
- * parallel, while memory holds at most that many parts. The bytes depend only on the parts,
- * so a re-run writes a byte-identical file.
+ * A result file as a stream: the header (`resultHeader`), then the parts of `chunks` in the
+ * order given (the assembler's 0 … n-1; a failed job's partial file, its recorded chunks in
+ * ascending order). Up to READ_AHEAD parts are fetched at once, so the blob store's
+ * per-request latency is paid in parallel, while memory holds at most that many parts. The
+ * bytes depend only on the parts, so a re-run writes a byte-identical file.
  */
 export function resultFile(
   blobs: BlobStore,
   jobId: string,
   format: ResultFileFormat,
-  chunks: number,
+  chunks: readonly number[],
 ): Readable {
   async function* lines(): AsyncGenerator<Buffer> {
     yield Buffer.from(resultHeader(format), 'utf8');
     const ahead: Promise<Buffer[]>[] = [];
     let next = 0;
     const fetchNext = () => {
-      const part = blobs.get(partKey(jobId, next++)).then(pieces);
+      const part = blobs.get(partKey(jobId, chunks[next++])).then(pieces);
       part.catch(() => undefined); // awaited in order below; never an unhandled rejection
       ahead.push(part);
     };
     try {
-      while (next < chunks && ahead.length < READ_AHEAD) fetchNext();
+      while (next < chunks.length && ahead.length < READ_AHEAD) fetchNext();
       while (ahead.length > 0) {
         const part = await ahead.shift()!;
-        if (next < chunks) fetchNext();
+        if (next < chunks.length) fetchNext();
         yield* part;
       }
     } finally {
