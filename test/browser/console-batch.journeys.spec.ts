@@ -21,6 +21,8 @@ const SHOTS = process.env.CONSOLE_SCREENSHOTS ?? join('test-results', 'console')
 /** The Batch page's page size (apps/console/src/pages/job-list.ts). */
 const PER_PAGE = 20;
 const SLOW_ROWS = 200;
+/** A long file name: the jobs table still fits the 1280 px layout with it. */
+const SIGNUPS = 'signups-from-the-autumn-campaign-2026-every-region-and-every-partner-list.csv';
 
 /** Email rows each on its own domain: with the slow resolver every row takes its own lookups. */
 function slowEmails(tag: string): string {
@@ -186,7 +188,7 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     const { page, close } = await onBatchPage(1_000, 'cancel@batch-journey.test');
     await page.getByLabel('Type').selectOption('email');
     await page.getByLabel('CSV file').setInputFiles({
-      name: 'signups.csv',
+      name: SIGNUPS,
       mimeType: 'text/csv',
       buffer: Buffer.from(slowEmails('cancel')),
     });
@@ -204,14 +206,22 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
       .filter({ hasNotText: new RegExp(`^\\s*${first.trim()}\\s*$`) })
       .waitFor({ timeout: 60_000 });
     assert.equal(await row.locator('.status').textContent(), 'Processing');
+    // The whole table fits the 1280 px layout: the Cancel column is on screen, nothing scrolls.
+    const wrap = page.locator('.table-wrap', {
+      has: page.getByRole('table', { name: 'Batch jobs' }),
+    });
+    const [scroll, client] = await wrap.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    assert.ok(scroll <= client, `the jobs table is ${scroll} px wide in ${client} px`);
+    const cancelBox = (await row.getByRole('button', { name: `Cancel ${SIGNUPS}` }).boundingBox())!;
+    assert.ok(cancelBox.x + cancelBox.width <= 1280, JSON.stringify(cancelBox));
 
-    await row.getByRole('button', { name: 'Cancel signups.csv' }).click();
+    await row.getByRole('button', { name: `Cancel ${SIGNUPS}` }).click();
     const dialog = page.getByRole('dialog');
     const question = (await dialog.locator('p').textContent())!;
     assert.match(
       question,
       new RegExp(
-        `^Cancel job “signups.csv”\\? Rows not yet processed \\(\\d+ of ${SLOW_ROWS}\\) are refunded; rows already processed stay charged and can be downloaded\\.$`,
+        `^Cancel job “${SIGNUPS.replace(/\./g, '\\.')}”\\? Rows not yet processed \\(\\d+ of ${SLOW_ROWS}\\) are refunded; rows already processed stay charged and can be downloaded\\.$`,
       ),
     );
     await page.screenshot({ path: join(SHOTS, 'batch-cancel.png') });
@@ -228,10 +238,12 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     assert.equal(await row.locator('[data-refunded]').textContent(), String(refund));
     await page
       .getByRole('status')
-      .filter({ hasText: `Job “signups.csv” cancelled: ${refund} credits refunded.` })
+      .filter({ hasText: `Job “${SIGNUPS}” cancelled: ${refund} credits refunded.` })
       .waitFor();
     // The rows scored before the cancel, offered for download when there are any.
-    const scored = row.getByRole('link', { name: /scored rows of signups\.csv$/ });
+    const scored = row.getByRole('link', {
+      name: new RegExp(`scored rows of ${SIGNUPS.replace(/\./g, '\\.')}$`),
+    });
     assert.equal(await scored.count(), processed > 0 ? 1 : 0);
     if (processed > 0) {
       const csv = await (await fetch((await scored.getAttribute('href'))!)).text();
@@ -249,6 +261,17 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     );
     await page.screenshot({ path: join(SHOTS, 'batch-cancelled.png'), fullPage: true });
 
+    // The status filter's Cancelled lists it (GET /batch?status=cancelled). The list before
+    // showed the same one job: wait for the filtered answer, then for the list drawn from it.
+    const filtered = page.waitForResponse((r) => r.url().includes('status=cancelled'));
+    await page.getByLabel('Status').selectOption('cancelled');
+    await filtered;
+    await page
+      .locator('[data-shown]')
+      .filter({ hasText: /^\s*1 job shown\s*$/ })
+      .waitFor();
+    assert.deepEqual(await fileNames(page), [SIGNUPS]);
+
     await page.getByRole('link', { name: 'Overview' }).click();
     const recent = page.locator(`tr[data-job="${jobId}"]`);
     await recent.waitFor();
@@ -260,34 +283,127 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     );
     await close();
   });
-  it('uploads a CRM export with a column and all result fields; the result keeps every column', async (t) => {
+  it('reads the chosen file in the browser: its columns with a guess, its first rows and the cost, then starts', async (t) => {
     if (!ready(t)) return;
     const { page, apiKey, close } = await onBatchPage(1_000, 'columns@batch-journey.test');
-    const records = ['"Doe, Jane",jane@gmial.com,Acme', 'Bob,bob@example.com,"Widgets ""R"" Us"'];
+    const records = [
+      '"Doe, Jane",jane@gmial.com,+44 7400 123456,Acme',
+      'Bob,bob@example.com,+1 415 555 0100,"Widgets ""R"" Us"',
+      'Ann,ann@example.org,+33 6 12 34 56 78,Initech',
+    ];
     await page.getByLabel('Type').selectOption('email');
-    await page.getByLabel(/^Column/).fill('email');
     await page.getByLabel('Result columns').selectOption('all');
     await page.getByLabel('CSV file').setInputFiles({
       name: 'crm.csv',
       mimeType: 'text/csv',
-      buffer: Buffer.from(`name,email,company\n${records.join('\n')}\n`),
+      buffer: Buffer.from(`Name,Work Email,Mobile,Company\n${records.join('\n')}\n`),
     });
+    const preview = page.locator('[data-preview]');
+    await preview.waitFor();
+    const column = page.getByLabel('Column to check');
+    // The header's names are the choices; the email column is guessed by its name.
+    assert.deepEqual(
+      (await column.locator('option').allTextContents()).map((o) => o.trim()),
+      [
+        'Choose the column…',
+        'Name (e.g. Doe, Jane)',
+        'Work Email (e.g. jane@gmial.com)',
+        'Mobile (e.g. +44 7400 123456)',
+        'Company (e.g. Acme)',
+      ],
+    );
+    assert.equal(await column.inputValue(), '1');
+    assert.equal(await page.getByLabel(/The first line is a header/).isChecked(), true);
+    // The first rows, parsed as the server reads them, the chosen column marked.
+    const table = page.getByRole('table', { name: 'First rows of crm.csv' });
+    assert.deepEqual(await table.locator('thead th').allTextContents(), [
+      'Name',
+      'Work Email',
+      'Mobile',
+      'Company',
+    ]);
+    assert.equal(await table.locator('tr[data-preview-row]').count(), 3);
+    assert.deepEqual(await table.locator('td.chosen').allTextContents(), [
+      'jane@gmial.com',
+      'bob@example.com',
+      'ann@example.org',
+    ]);
+    assert.equal(
+      await table.locator('tr[data-preview-row]').nth(1).locator('td').nth(3).textContent(),
+      'Widgets "R" Us',
+    );
+    const cost = page.locator('[data-cost]');
+    assert.equal(await cost.getAttribute('data-cost'), '3');
+    assert.equal(
+      (await cost.textContent())!.trim(),
+      '3 rows: 3 credits (1 per row), charged when the job starts.',
+    );
+    // The guess follows the type.
+    await page.getByLabel('Type').selectOption('phone');
+    assert.equal(await column.inputValue(), '2');
+    await page.getByLabel('Type').selectOption('email');
+    assert.equal(await column.inputValue(), '1');
+    await page.screenshot({ path: join(SHOTS, 'batch-upload-preview.png'), fullPage: true });
+
     await page.getByRole('button', { name: 'Start job' }).click();
-    // The header line is no row: two rows, two credits.
-    await page.getByRole('status').filter({ hasText: 'created with 2 rows' }).waitFor();
+    // The header line is no row: three rows, three credits.
+    await page.getByRole('status').filter({ hasText: 'created with 3 rows' }).waitFor();
+    assert.equal(await preview.count(), 0, 'the form is cleared for the next file');
     const jobId = (await page.locator('tr[data-job]').first().getAttribute('data-job'))!;
     const final = (await waitForJob(stack.client.withKey(apiKey), jobId)).at(-1)!.body;
     assert.equal(final.status, 'done');
     const lines = (await (await fetch(final.result_url)).text()).trimEnd().split('\n');
     assert.equal(
       lines[0],
-      'name,email,company,valid_syntax,mx_found,disposable,score,deliverability,credits_used,did_you_mean,role_based,free_provider',
+      'Name,Work Email,Mobile,Company,valid_syntax,mx_found,disposable,score,deliverability,credits_used,did_you_mean,role_based,free_provider',
     );
-    assert.equal(lines.length, 3);
-    assert.ok(lines[1].startsWith(`${records[0]},`), lines[1]);
-    assert.ok(lines[2].startsWith(`${records[1]},`), lines[2]);
+    assert.equal(lines.length, 4);
+    for (const [i, record] of records.entries())
+      assert.ok(lines[i + 1].startsWith(`${record},`), lines[i + 1]);
     assert.match(lines[1], /,jane@gmail\.com,/);
     await page.locator(`tr[data-job="${jobId}"][data-status="done"]`).waitFor();
+
+    // A file larger than the part read: the cost is an estimate from that part.
+    const big = Array.from(
+      { length: 30_000 },
+      (_, i) => `8.${i >> 16}.${(i >> 8) & 255}.${i & 255}`,
+    );
+    await page.getByLabel('Type').selectOption('ip');
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'ips.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`ip\n${big.join('\n')}\n`),
+    });
+    await page.locator('[data-cost][data-estimate]').waitFor();
+    assert.equal(await page.getByLabel('Column to check').count(), 0, 'one column: no choice');
+    const estimate = Number(await page.locator('[data-cost]').getAttribute('data-cost'));
+    assert.ok(Math.abs(estimate - big.length) <= big.length * 0.05, `estimated ${estimate} rows`);
+    assert.match(
+      (await page.locator('[data-cost]').textContent())!,
+      /^About [\d,]+ rows: about [\d,]+ credits \(1 per row\), estimated from the first 256 KiB of [\d.]+ KiB; the job counts the rows/,
+    );
+    assert.equal(await page.locator('tr[data-preview-row]').count(), 5);
+    await page.screenshot({ path: join(SHOTS, 'batch-upload-estimate.png'), fullPage: true });
+
+    // A multi-column file whose column cannot be guessed: nothing starts until one is chosen.
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'notes.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('a,b\nred,blue\n'),
+    });
+    await page.getByLabel('Column to check').waitFor();
+    assert.equal(await page.getByLabel('Column to check').inputValue(), '');
+    const before = await page.locator('tr[data-job]').count();
+    await page.getByRole('button', { name: 'Start job' }).click();
+    assert.equal(
+      await page
+        .getByLabel('Column to check')
+        .evaluate(
+          (el) => (el as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing,
+        ),
+      true,
+    );
+    assert.equal(await page.locator('tr[data-job]').count(), before);
     await close();
   });
 

@@ -245,7 +245,7 @@ describe('console journeys in Chromium', () => {
       .getByLabel('CSV file')
       .setInputFiles({ name: 'ips.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('button', { name: 'Start job' }).click();
-    await page.getByRole('status').filter({ hasText: 'created with 1000 rows' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'created with 1,000 rows' }).waitFor();
     const row = page.locator('tr[data-job]').first();
     consoleJobId = (await row.getAttribute('data-job'))!;
     await page
@@ -268,6 +268,8 @@ describe('console journeys in Chromium', () => {
       row.getByRole('link', { name: 'Download' }).click(),
     ]);
     const fromBrowser = readFileSync(await download.path(), 'utf8');
+    // Saved under the name the CLI gives it: the uploaded file's stem + -results.csv.
+    assert.equal(download.suggestedFilename(), 'ips-results.csv');
 
     const viaApi = await postBatch(stack.client, dev.apiKey, [
       ['type', 'ip'],
@@ -349,6 +351,9 @@ describe('console journeys in Chromium', () => {
     );
     const job = page.locator(`tr[data-job="${consoleJobId}"]`);
     assert.equal(await job.getAttribute('data-refunded'), '0');
+    // Each job by its file name, its id beneath.
+    assert.equal(await job.locator('[data-file-name]').textContent(), 'ips.csv');
+    assert.equal(await job.locator('code').textContent(), consoleJobId);
     assert.match((await job.textContent())!, new RegExp(`−${ROWS.toLocaleString('en-US')}`));
     assert.equal(await page.locator('tr[data-added="100000"]').count(), 1);
     assert.equal(await page.locator('tr[data-reason]').count(), 0, 'no raw ledger rows by default');

@@ -230,7 +230,7 @@ describe('DELETE /v1/batch/{jobId}: cancel with refund (embedded engine)', () =>
     assert.equal(partial.status, 200);
     assert.equal(
       partial.headers.get('content-disposition'),
-      `attachment; filename="verity-email-${id}-partial.csv"`,
+      `attachment; filename="mistake-partial.csv"; filename*=UTF-8''mistake-partial.csv`,
     );
     assert.equal(partial.text, expected);
 

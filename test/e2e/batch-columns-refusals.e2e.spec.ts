@@ -150,7 +150,8 @@ describe('multi-column batch uploads: refusals and Idempotency-Key (embedded)', 
           ['file', CRM],
         ],
         status: 422,
-        message: /line 1 has more than one column/,
+        message:
+          /^line 1 has several columns: choose the column to check \(the column form field, --column in the CLI, Column in the console\), or quote a value that contains a comma$/,
       },
     ];
     for (const c of cases) {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiKeysService } from '@verity/accounts';
-import { encodeJobCursor } from '@verity/batch';
+import { encodeJobCursor, JobLifecycle } from '@verity/batch';
 import { startTestStack, type TestClient, type TestStack } from '@verity/testing';
 import { postBatch } from './batch-helpers';
 
@@ -182,24 +182,38 @@ describe('GET /v1/batch: the caller’s jobs, newest first, a page at a time', (
     created.push(...added.map((id, i) => ({ id, fileName: `between-${i}.csv`, rows: 2 })));
   });
 
-  it('filters by status, pages included; an unknown status is 400 naming status', async () => {
+  it('filters by status, pages included; cancelled is the failed jobs the account cancelled; an unknown status is 400 naming status', async () => {
     const cancelled = [created[3].id, created[10].id, created[20].id];
     for (const id of cancelled) {
       const res = await owner.client.delete(`/v1/batch/${id}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
     }
+    // A job failed for another reason than a cancel: failed, not cancelled.
+    const broken = created[15].id;
+    assert.ok(await stack.app.get(JobLifecycle).fail(broken, 'the upload was lost'));
     const failed = await walk(owner.client, 'status=failed&limit=2');
-    assert.deepEqual(failed.ids, cancelled.slice().reverse());
+    assert.deepEqual(failed.ids, [created[20].id, broken, created[10].id, created[3].id]);
     for (const job of failed.pages.flatMap((p) => p.data)) {
+      assert.equal(job.status, 'failed');
+      assert.equal(job.error?.code, job.id === broken ? 'internal_error' : 'cancelled');
+    }
+    const onlyCancelled = await walk(owner.client, 'status=cancelled&limit=2');
+    assert.deepEqual(onlyCancelled.ids, cancelled.slice().reverse());
+    for (const job of onlyCancelled.pages.flatMap((p) => p.data)) {
       assert.equal(job.status, 'failed');
       assert.equal(job.error?.code, 'cancelled');
     }
+    // The test key's jobs are apart: none of them was cancelled.
+    assert.deepEqual((await testClient.get('/v1/batch?status=cancelled')).body, {
+      data: [],
+      next_cursor: null,
+    });
     const queued = await walk(owner.client, 'status=queued&limit=10');
     assert.deepEqual(
       queued.ids,
       created
         .map((j) => j.id)
-        .filter((id) => !cancelled.includes(id))
+        .filter((id) => !cancelled.includes(id) && id !== broken)
         .reverse(),
     );
     const done = (await owner.client.get('/v1/batch?status=done')).body as Page;
@@ -213,9 +227,9 @@ describe('GET /v1/batch: the caller’s jobs, newest first, a page at a time', (
     ).body as Page;
     assert.deepEqual(
       rest.data.map((j) => j.id),
-      cancelled.slice().reverse(),
+      [created[20].id, broken, created[10].id, created[3].id],
     );
-    for (const status of ['cancelled', 'DONE', 'x']) {
+    for (const status of ['CANCELLED', 'DONE', 'x']) {
       const res = await owner.client.get(`/v1/batch?status=${status}`);
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.error.code, 'validation_error');

@@ -124,6 +124,39 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     return { created, polls, final: polls.at(-1)!.body };
   }
 
+  it('names the download after the uploaded file, whatever characters its name has', async () => {
+    const names: [string, string][] = [
+      ['leads', `attachment; filename="leads-results.csv"; filename*=UTF-8''leads-results.csv`],
+      [
+        'archive.2026.csv',
+        `attachment; filename="archive.2026-results.csv"; filename*=UTF-8''archive.2026-results.csv`,
+      ],
+      [
+        'Kundenliste März (alt).csv',
+        `attachment; filename="Kundenliste M_rz (alt)-results.csv"; filename*=UTF-8''Kundenliste%20M%C3%A4rz%20%28alt%29-results.csv`,
+      ],
+    ];
+    const client = stack.client.withKey(owner.apiKey);
+    for (const [name, header] of names) {
+      const created = await postBatch(
+        stack.client,
+        owner.apiKey,
+        [
+          ['type', 'ip'],
+          ['file', '8.8.8.8\n'],
+        ],
+        {},
+        name,
+      );
+      assert.equal(created.status, 202, JSON.stringify(created.body));
+      const final = (await waitForJob(client, created.body.id)).at(-1)!.body;
+      assert.equal(final.status, 'done');
+      const file = await download(final.result_url);
+      assert.equal(file.status, 200);
+      assert.equal(file.headers.get('content-disposition'), header, name);
+    }
+  });
+
   it('runs an email job: 202 queued, processed_rows grows to total, signed CSV in input order', async () => {
     const rows = [
       'jane.doe@example.com',
@@ -165,9 +198,10 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
     const file = await download(final.result_url);
     assert.equal(file.status, 200);
     assert.match(file.headers.get('content-type') ?? '', /^text\/csv/);
-    assert.match(
-      file.headers.get('content-disposition') ?? '',
-      /attachment; filename="verity-email-job_/,
+    // Saved as the CLI saves it: the uploaded file's stem + -results.csv.
+    assert.equal(
+      file.headers.get('content-disposition'),
+      `attachment; filename="input-results.csv"; filename*=UTF-8''input-results.csv`,
     );
     const lines = file.text.split('\n');
     assert.equal(lines.pop(), '');

@@ -125,9 +125,18 @@ describe('verity batch list and cancel, and the upload options of batch run', ()
     );
     const done = await cli(['batch', 'list', '--status', 'done'], env);
     assert.equal(done.stdout, 'no done batch jobs\n');
+    // The table's word for a cancelled job is a filter too.
+    const cancelled = await cli(['batch', 'list', '--status', 'cancelled'], env);
+    assert.equal(cancelled.code, 0, cancelled.stderr);
+    const cancelledLines = cancelled.stdout.trimEnd().split('\n');
+    assert.equal(cancelledLines.length, 2, cancelled.stdout);
+    assert.match(
+      cancelledLines[1],
+      new RegExp(`^${jobs[0].id}  crm-0\\.csv  email  cancelled  0/1 `),
+    );
 
     for (const args of [
-      ['--status', 'cancelled'],
+      ['--status', 'Cancelled'],
       ['--limit', '0'],
       ['--limit', '101'],
       ['--all', '--cursor', next[5]],

@@ -14,13 +14,13 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs `verity ...` without a terminal (pipes), as a script or CI job would. */
-export function cli(args: string[], env: Record<string, string>): Promise<Run> {
+/** Runs `verity ...` without a terminal (pipes), as a script or CI job would, in `cwd`. */
+export function cli(args: string[], env: Record<string, string>, cwd = REPO): Promise<Run> {
   return new Promise((done) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', ...env }, cwd: REPO },
+      { env: { PATH: process.env.PATH ?? '', ...env }, cwd },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         done({ code, stdout, stderr });

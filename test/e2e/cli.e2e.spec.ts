@@ -56,7 +56,7 @@ describe('the verity command (API client)', () => {
     for (const key of secrets) assert.ok(!text.includes(key), 'the API key was printed');
   }
 
-  it('batch run on a terminal redraws one progress bar in place and ends at 100 %', async (t) => {
+  it('batch run on a terminal names the job, redraws one progress bar in place and ends at 100 %', async (t) => {
     const term = await Terminal.start(
       ['batch', 'run', emails, '--type', 'email', '--out', 'out.csv', '--interval', '0.1'],
       env,
@@ -67,7 +67,15 @@ describe('the verity command (API client)', () => {
       const screen = await term.screen();
       const bars = screen.split('\n').filter((line) => line.includes('█') || line.includes('░'));
       assert.equal(bars.length, 1, screen);
-      assert.match(bars[0], /^\[█{10,}\] 100% {2}5,000\/5,000 rows {2}[\d,]+ rows\/s {2}done/);
+      assert.match(
+        bars[0],
+        /^\[█{10,}\] 100% {2}5,000\/5,000 rows {2}(?:[\d,]+|–) rows\/s {2}done/,
+      );
+      // The job's id on a line of its own above the bar: what `batch get` needs.
+      const heading = /^job (job_[0-9a-f]{32}) \(emails\.csv, 5,000 rows\)$/m.exec(screen);
+      assert.ok(heading, screen);
+      const api = stack.client.withKey(env.VERITY_API_KEY);
+      assert.equal((await api.get(`/v1/batch/${heading[1]}`)).body.status, 'done');
       assert.match(screen, /out\.csv {2}\(5,000 rows, [\d,]+ bytes\)/);
       // The raw bytes: every frame starts with CR + erase-line, with no newline in between.
       const raw = await term.raw();
@@ -202,6 +210,14 @@ describe('the verity command (API client)', () => {
     assert.equal((await json('batch', 'get', run.job.id)).status, 'done');
     const again = await json('batch', 'download', run.job.id, '--out', join(dir, 'again.csv'));
     assert.equal(await readFile(again.path, 'utf8'), await readFile(run.path, 'utf8'));
+    // Without --out: the name the console's download has, the uploaded file's stem + -results.csv.
+    const named = await cli(['batch', 'download', run.job.id, '--json'], env, dir);
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(JSON.parse(named.stdout).path, 'small-results.csv');
+    assert.equal(
+      await readFile(join(dir, 'small-results.csv'), 'utf8'),
+      await readFile(run.path, 'utf8'),
+    );
 
     const human = await cli(['email', 'jane.doe@example.com'], env);
     assert.equal(human.code, 0);

@@ -158,8 +158,13 @@ describe('console API: the Batch page (job list with cursor and status, cancel)'
     );
     assert.match(ips.result_url, /\/v1\/batch\/job_[0-9a-f]{32}\/download\?sig=/);
     assert.equal((await browser.get('/batch?status=queued')).body.data.length, 0);
+    const onlyCancelled = await browser.get('/batch?status=cancelled');
+    assert.deepEqual(
+      onlyCancelled.body.data.map((j: any) => [j.id, j.status, j.failure_code]),
+      [[slowJob, 'failed', 'cancelled']],
+    );
 
-    for (const bad of ['limit=0', 'limit=101', 'status=cancelled', 'cursor=j1.bm90IGEgam9i']) {
+    for (const bad of ['limit=0', 'limit=101', 'status=Cancelled', 'cursor=j1.bm90IGEgam9i']) {
       const res = await browser.get(`/batch?${bad}`);
       assert.equal(res.status, 400, bad);
       assert.equal(res.body.error.code, 'validation_error', bad);

@@ -84,6 +84,7 @@ describe('console billing: what an account bought and spent', () => {
       keyId: null,
       type: 'email',
       totalRows: 4,
+      fileName: 'march-leads.csv',
       uploadKey: `uploads/${jobId}.csv`,
       webhookUrl: null,
       baseUrl: stack.client.baseUrl,
@@ -110,8 +111,14 @@ describe('console billing: what an account bought and spent', () => {
       ],
     );
     assert.deepEqual(
-      statement.body.batch_jobs.map((j: any) => [j.job_id, j.type, j.charged, j.refunded]),
-      [[jobId, 'email', 4, 4]],
+      statement.body.batch_jobs.map((j: any) => [
+        j.job_id,
+        j.file_name,
+        j.type,
+        j.charged,
+        j.refunded,
+      ]),
+      [[jobId, 'march-leads.csv', 'email', 4, 4]],
     );
     // The calls were paid from a credit lease: the raw ledger has its movements, the statement not.
     const raw = await browser.get('/ledger?limit=100');

@@ -199,6 +199,47 @@ describe('API keys: create, list, rotate, delete, on every instance', () => {
     assert.match(bad.body.error.message, /mode/);
   });
 
+  it('refuses a name an active key of the same mode has with 422; another mode, another account or a deleted key’s name is free', async () => {
+    const owner = await a.account(10);
+    const other = await a.account(10);
+    const first = await owner.client.post('/v1/keys', { name: 'ci' });
+    assert.equal(first.status, 201);
+    const again = await owner.client.post('/v1/keys', { name: 'ci' });
+    assert.equal(again.status, 422, JSON.stringify(again.body));
+    assert.deepEqual(again.body, {
+      error: {
+        code: 'unprocessable',
+        message:
+          'a live key named "ci" already exists: choose another name, or revoke that key first',
+      },
+    });
+    // Two requests at once: the unique index decides, one key is made.
+    const raced = await Promise.all([
+      owner.client.post('/v1/keys', { name: 'deploy' }),
+      b.client.withKey(owner.apiKey).post('/v1/keys', { name: 'deploy' }),
+    ]);
+    assert.deepEqual(raced.map((r) => r.status).sort(), [201, 422]);
+    assert.equal((await owner.client.post('/v1/keys', { name: 'ci', mode: 'test' })).status, 201);
+    const testAgain = await owner.client.post('/v1/keys', { name: 'ci', mode: 'test' });
+    assert.equal(testAgain.status, 422);
+    assert.match(testAgain.body.error.message, /^a test key named "ci" already exists/);
+    assert.equal((await other.client.post('/v1/keys', { name: 'ci' })).status, 201);
+    // Names compare exactly: another case is another name.
+    assert.equal((await owner.client.post('/v1/keys', { name: 'CI' })).status, 201);
+    assert.equal((await owner.client.delete(`/v1/keys/${first.body.id}`)).status, 204);
+    assert.equal((await owner.client.post('/v1/keys', { name: 'ci' })).status, 201);
+    const names = (await owner.client.get('/v1/keys')).body.data.map(
+      (k: { name: string; mode: string }) => `${k.name}:${k.mode}`,
+    );
+    assert.deepEqual(names.sort(), [
+      'CI:live',
+      'ci:live',
+      'ci:test',
+      'default:live',
+      'deploy:live',
+    ]);
+  });
+
   it('validates the key name', async () => {
     const { client } = await a.account(10);
     const res = await client.post('/v1/keys', { name: '' });

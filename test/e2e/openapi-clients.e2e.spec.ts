@@ -150,7 +150,7 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
           'status',
           'query',
           false,
-          { type: 'string', enum: ['queued', 'processing', 'done', 'failed'] },
+          { type: 'string', enum: ['queued', 'processing', 'done', 'failed', 'cancelled'] },
         ],
       ],
     );

@@ -205,6 +205,22 @@ describe('`verity start` interrupted, polled or stopped while it starts', () => 
       assert.equal(created.name, 'cli');
       const ping = await fetch(`${base}/v1/ping`, { headers: { 'x-api-key': created.key } });
       assert.equal(ping.status, 200);
+      // Names tell keys apart: the next key made without --name is `cli (2)`, and asking for a
+      // name an active key has is refused in a sentence.
+      const createKey = (...args: string[]) =>
+        run(
+          process.execPath,
+          ['bin/verity.js', 'keys', 'create', '--account', listed[0].account_id, ...args],
+          { env },
+        ).catch((error: { code: number; stdout: string; stderr: string }) => error);
+      const next = (await createKey('--json')) as { stdout: string };
+      assert.equal((JSON.parse(next.stdout) as { name: string }).name, 'cli (2)');
+      const taken = (await createKey('--name', 'cli')) as { code: number; stderr: string };
+      assert.equal(taken.code, 3);
+      assert.equal(
+        taken.stderr,
+        'verity: a live key named "cli" already exists: choose another name, or revoke that key first\n',
+      );
       const unknown = await run(
         process.execPath,
         ['bin/verity.js', 'keys', 'create', '--account', '00000000-0000-4000-8000-000000000000'],

@@ -1,10 +1,13 @@
 import type { KeyMode } from '@verity/contracts';
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, IsNull, QueryFailedError, type EntityManager } from 'typeorm';
 import { ApiKeyEntity } from '@verity/database';
 
 /** PostgreSQL NOTIFY channel on which a rotated or revoked key's old lookup id is sent. */
 export const KEY_REVOCATION_CHANNEL = 'verity_api_keys';
+
+/** The partial unique index that keeps a live key's name unique within its account and mode. */
+const LIVE_NAME_INDEX = 'api_keys_live_name_idx';
 
 /** What a new key row holds. */
 export interface NewApiKey {
@@ -44,9 +47,26 @@ export class ApiKeyRepository {
     return this.keys(manager).count({ where: { accountId, revokedAt: IsNull() } });
   }
 
-  insert(key: NewApiKey, manager?: EntityManager): Promise<ApiKeyEntity> {
+  /** The names of the account's live keys of `mode`. */
+  async liveNames(accountId: string, mode: KeyMode, manager?: EntityManager): Promise<Set<string>> {
+    const rows = await this.keys(manager).find({
+      select: { name: true },
+      where: { accountId, mode, revokedAt: IsNull() },
+    });
+    return new Set(rows.map((row) => row.name));
+  }
+
+  /** The new row; null when a live key of the account and mode already has the name. */
+  async insert(key: NewApiKey, manager?: EntityManager): Promise<ApiKeyEntity | null> {
     const repo = this.keys(manager);
-    return repo.save(repo.create({ ...key, rotatedAt: null, revokedAt: null, lastUsedAt: null }));
+    try {
+      return await repo.save(
+        repo.create({ ...key, rotatedAt: null, revokedAt: null, lastUsedAt: null }),
+      );
+    } catch (error) {
+      if (isLiveNameTaken(error)) return null;
+      throw error;
+    }
   }
 
   /** The account's live key `keyId`, locked until `manager`'s transaction ends; null if none. */
@@ -80,4 +100,10 @@ export class ApiKeyRepository {
       [keyIds, at],
     );
   }
+}
+
+function isLiveNameTaken(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driver = error.driverError as { code?: unknown; constraint?: unknown };
+  return driver.code === '23505' && driver.constraint === LIVE_NAME_INDEX;
 }

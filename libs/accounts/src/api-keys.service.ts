@@ -139,7 +139,20 @@ export class ApiKeysService {
       { accountId, name, mode, lookupId: minted.lookupId, keyHash: minted.hash },
       manager,
     );
+    if (row === null) throw nameTaken(name, mode);
     return { ...toView(row), key: minted.value };
+  }
+
+  /**
+   * `base` when no live key of the account and mode has that name, else the first free one of
+   * `base (2)`, `base (3)`, …: the name of a key a command makes without being given one.
+   */
+  async freeName(accountId: string, mode: KeyMode, base: string): Promise<string> {
+    const taken = await this.keys.liveNames(accountId, mode);
+    if (!taken.has(base)) return base;
+    let n = 2;
+    while (taken.has(`${base} (${n})`)) n++;
+    return `${base} (${n})`;
   }
 
   /** Issues a new value for the key; the old value stops working on every instance at once. */
@@ -201,6 +214,14 @@ export class ApiKeysService {
     if (!row) throw new VerityError('not_found', `key ${keyId} not found`);
     return row;
   }
+}
+
+/** 422: names tell an account's live keys apart, so a name is taken while a live key has it. */
+function nameTaken(name: string, mode: KeyMode): VerityError {
+  return new VerityError(
+    'unprocessable',
+    `a ${mode} key named ${JSON.stringify(name)} already exists: choose another name, or revoke that key first`,
+  );
 }
 
 function toView(row: ApiKeyEntity): ApiKey {

@@ -312,9 +312,16 @@ export class LedgerRepository {
     limit: number,
   ): Promise<StatementBatchJob[]> {
     const rows = await this.db.query<
-      { job_id: string; type: string | null; charged_at: Date; charged: string; refunded: string }[]
+      {
+        job_id: string;
+        file_name: string | null;
+        type: string | null;
+        charged_at: Date;
+        charged: string;
+        refunded: string;
+      }[]
     >(
-      `SELECT l.reference AS job_id, j.type, min(l.created_at) FILTER (WHERE l.reason = $4) AS charged_at,
+      `SELECT l.reference AS job_id, j.file_name, j.type, min(l.created_at) FILTER (WHERE l.reason = $4) AS charged_at,
               COALESCE(sum(-l.delta) FILTER (WHERE l.reason = $4), 0) AS charged,
               COALESCE(sum(l.delta) FILTER (WHERE l.reason = $5), 0) AS refunded
        FROM credit_ledger l
@@ -322,13 +329,14 @@ export class LedgerRepository {
        WHERE l.account_id = $1 AND l.reason IN ($4, $5)
          AND l.reference IN (SELECT reference FROM credit_ledger
                              WHERE account_id = $1 AND reason = $4 AND created_at >= $2 AND created_at < $3)
-       GROUP BY l.reference, j.type
+       GROUP BY l.reference, j.file_name, j.type
        ORDER BY charged_at DESC
        LIMIT $6`,
       [accountId, from, to, BATCH_DEBIT_REASON, BATCH_REFUND_REASON, limit],
     );
     return rows.map((r) => ({
       job_id: r.job_id,
+      file_name: r.file_name,
       type: r.type,
       charged_at: r.charged_at.toISOString(),
       charged: Number(r.charged),

@@ -9,7 +9,7 @@ import {
   type BatchJob,
   type BatchJobList,
   type BatchResultFields,
-  type BatchStatus,
+  type BatchListStatus,
   type BatchType,
   type BatchVerdict,
 } from '@verity/contracts/wire';
@@ -76,13 +76,16 @@ export interface BatchListParams {
   limit?: number;
   /** `next_cursor` of the previous page; absent for the first (newest) page. */
   cursor?: string;
-  /** Only jobs in this state (a cancelled job is `failed`, with `error.code` cancelled). */
-  status?: BatchStatus;
+  /**
+   * Only jobs in this state; `cancelled`: the failed jobs the account cancelled (`error.code`
+   * cancelled), which `failed` lists too.
+   */
+  status?: BatchListStatus;
   signal?: AbortSignal;
 }
 
 export interface BatchListAllParams {
-  status?: BatchStatus;
+  status?: BatchListStatus;
   /** Jobs fetched per request, 1 to 100; default 100. */
   pageSize?: number;
   signal?: AbortSignal;

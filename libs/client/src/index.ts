@@ -45,6 +45,7 @@ export type {
   BatchJobError,
   BatchResultFields,
   BatchErrorCode,
+  BatchListStatus,
   BatchStatus,
   BatchType,
   EmailResult,

@@ -43,8 +43,27 @@ export const ALL_BATCH_VERDICTS = [
  */
 export type BatchJobSummary = { [V in BatchVerdict]?: number };
 
+/**
+ * The column names a batch input file may open with, lowercase, by the type they name
+ * (docs/batch.md, "Input file"): a single-column file's first line that is one of them, in any
+ * case, is a header whatever the job's type. The console's upload also guesses the column of a
+ * multi-column file by them.
+ */
+export const BATCH_HEADER_NAMES = {
+  email: ['email', 'e-mail', 'email_address', 'emailaddress', 'mail'],
+  phone: ['phone', 'phone_number', 'phonenumber', 'mobile', 'msisdn', 'tel', 'telephone'],
+  ip: ['ip', 'ip_address', 'ipaddress', 'ip_addr'],
+} as const satisfies Record<BatchType, readonly string[]>;
+
 export const BATCH_STATUSES = ['queued', 'processing', 'done', 'failed'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/**
+ * The `status` filter of GET /v1/batch: a status, or `cancelled` — the failed jobs the account
+ * cancelled (`error.code` cancelled), which `failed` lists too.
+ */
+export const BATCH_LIST_STATUSES = [...BATCH_STATUSES, 'cancelled'] as const;
+export type BatchListStatus = (typeof BATCH_LIST_STATUSES)[number];
 
 /**
  * Why a job failed (`BatchJob.error`), in the vocabulary of the API's error codes:
@@ -116,3 +135,16 @@ export interface BatchJobList {
 /** Jobs per page of GET /v1/batch: `limit` defaults to this and may be at most BATCH_LIST_MAX. */
 export const BATCH_LIST_DEFAULT = 20;
 export const BATCH_LIST_MAX = 100;
+
+/**
+ * The name a job's result file is saved under, by the console's download
+ * (`Content-Disposition`) and the CLI alike: `<stem>-results.csv`, the stem being the uploaded
+ * file's name without its extension (`signups.csv` → `signups-results.csv`); `<jobId>-results.csv`
+ * for a job uploaded without a file name. A failed job's scored rows: `<stem>-partial.csv`.
+ */
+export function resultFileName(fileName: string | null, jobId: string, partial = false): string {
+  const dot = fileName === null ? -1 : fileName.lastIndexOf('.');
+  const stem =
+    fileName === null || fileName === '' ? jobId : dot > 0 ? fileName.slice(0, dot) : fileName;
+  return `${stem}-${partial ? 'partial' : 'results'}.csv`;
+}

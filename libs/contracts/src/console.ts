@@ -2,7 +2,13 @@
 // reads. Plain types, so the console's bundle imports them type-only and carries no server code.
 
 import type { ApiKey } from './account';
-import type { BatchErrorCode, BatchJobSummary, BatchStatus, BatchType } from './batch';
+import type {
+  BatchErrorCode,
+  BatchJobSummary,
+  BatchListStatus,
+  BatchStatus,
+  BatchType,
+} from './batch';
 
 /** POST /auth/login. */
 export interface ConsoleLoginRequest {
@@ -69,7 +75,7 @@ export interface ConsoleBatchJob extends ConsoleJob {
 export interface ConsoleBatchJobsQuery {
   limit?: number;
   cursor?: string;
-  status?: BatchStatus;
+  status?: BatchListStatus;
 }
 
 /** GET /batch?cursor=&status=: a page of the account's jobs, newest first (GET /v1/batch's paging). */
@@ -173,6 +179,8 @@ export interface StatementCalls {
 /** A batch job's charge when it was accepted and what its failure gave back. */
 export interface StatementBatchJob {
   job_id: string;
+  /** The job's uploaded file name; null when none was sent (or the job is gone). */
+  file_name: string | null;
   type: string | null;
   charged_at: string;
   charged: number;

@@ -5,7 +5,7 @@ import {
   BATCH_LIST_DEFAULT,
   BATCH_LIST_MAX,
   BATCH_RESULT_FIELDS,
-  BATCH_STATUSES,
+  BATCH_LIST_STATUSES,
   BATCH_TYPES,
 } from './batch';
 import type {
@@ -128,7 +128,12 @@ export const batchListQuery = z.object({
     .max(200)
     .optional()
     .describe('next_cursor of the previous page; absent for the first page'),
-  status: z.enum(BATCH_STATUSES).optional().describe('Only jobs in this state'),
+  status: z
+    .enum(BATCH_LIST_STATUSES)
+    .optional()
+    .describe(
+      'Only jobs in this state; `cancelled` (added in v1): the failed jobs the account cancelled, which `failed` lists too',
+    ),
 });
 export type BatchListQuery = z.infer<typeof batchListQuery>;
 

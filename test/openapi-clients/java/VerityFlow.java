@@ -241,7 +241,7 @@ public final class VerityFlow {
         "a cancelled job with its scored rows");
     String partialSig =
         URI.create(stopped.getPartialResultUrl()).getQuery().replaceFirst("^sig=", "");
-    String[] scored = theirs.downloadBatchResult(stopped.getId(), partialSig).strip().split("\n");
+    String[] scored = theirs.downloadBatchResult(stopped.getId(), partialSig, null).strip().split("\n");
     check(scored.length == stopped.getProcessedRows() + 1, "a header and each scored row");
     step(
         "cancelBatch",

@@ -11,13 +11,14 @@ import {
 } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
-import type { BatchType, BatchVerdict } from '@verity/contracts';
+import type { BatchVerdict } from '@verity/contracts';
 import { isJobId } from './batch-upload.service';
 
 /** A result file ready to stream. */
 export interface ResultDownload {
   jobId: string;
-  type: BatchType;
+  /** The uploaded file's name (null when none was sent), for the saved file's name. */
+  fileName: string | null;
   /** A failed job's scored rows rather than a done job's result. */
   partial: boolean;
   /** The verdicts `only=` kept, in the order given; null for the whole file. */
@@ -64,11 +65,12 @@ export class BatchDownloadService {
     try {
       // A partial file has the result file's columns: `only=` reads it alike.
       const file = await this.blobs.get(key);
-      if (verdicts === null) return { jobId, type: job.type, partial, only: null, body: file };
+      const head = { jobId, fileName: job.fileName, partial };
+      if (verdicts === null) return { ...head, only: null, body: file };
       const filter = new VerdictFilter(job.type, job.resultFields, verdicts);
       // An error of either stream destroys both: the reply ends and the file is closed.
       const body = pipeline(file, filterResultRows(filter), () => undefined);
-      return { jobId, type: job.type, partial, only: [...verdicts], body };
+      return { ...head, only: [...verdicts], body };
     } catch (error) {
       if (!(error instanceof BlobNotFoundError)) throw error;
       // The failure named the file its end effects are writing (docs/batch.md, "Partial results").

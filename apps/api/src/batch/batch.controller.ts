@@ -16,7 +16,7 @@ import type { Principal } from '@verity/accounts';
 import { BatchJobRepository, BatchJobsService, JobLifecycle } from '@verity/batch';
 import { VerityError } from '@verity/common';
 import {
-  BATCH_STATUSES,
+  BATCH_LIST_STATUSES,
   batchCreateForm,
   batchJobListSchema,
   batchJobSchema,
@@ -24,6 +24,7 @@ import {
   type BatchJob,
   type BatchJobList,
   type BatchListQuery,
+  resultFileName,
 } from '@verity/contracts';
 import { ApiCall } from '../auth/api-call.hook';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -32,6 +33,7 @@ import { localBaseUrl } from '../http/public-url';
 import { ApiDoc } from '../openapi/api-docs.decorators';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { BatchDownloadService } from './batch-download.service';
+import { attachment } from './content-disposition';
 import { BatchUploadService, isJobId } from './batch-upload.service';
 import { NoStore } from '../http/no-store';
 import { ZodBodyPipe } from '../http/zod-body.pipe';
@@ -68,7 +70,9 @@ export class BatchController {
   @ApiQuery({
     name: 'status',
     required: false,
-    schema: { type: 'string', enum: [...BATCH_STATUSES] },
+    description:
+      'Only jobs in this state; `cancelled` (added in v1): the failed jobs the account cancelled, which `failed` lists too',
+    schema: { type: 'string', enum: [...BATCH_LIST_STATUSES] },
   })
   @ApiQuery({
     name: 'cursor',
@@ -186,7 +190,7 @@ export class BatchController {
     okHeaders: {
       'Content-Disposition': {
         description:
-          'attachment; filename="verity-<type>-<jobId>.csv" (a partial file: "verity-<type>-<jobId>-partial.csv"; with only=, the verdicts follow: verity-<type>-<jobId>-deliverable-risky.csv)',
+          "attachment; filename=\"<stem>-results.csv\"; filename*=UTF-8''<stem>-results.csv (a partial file: <stem>-partial.csv; with only=, the verdicts follow: <stem>-results-deliverable-risky.csv): the uploaded file's name without its extension (<jobId> for a job uploaded without one), percent-encoded in filename*",
         schema: { type: 'string' },
       },
     },
@@ -215,14 +219,11 @@ export class BatchController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const file = await this.downloads.open(jobId, typeof sig === 'string' ? sig : undefined, only);
-    const name = [
-      `verity-${file.type}-${file.jobId}`,
-      ...(file.partial ? ['partial'] : []),
-      ...(file.only ?? []),
-    ].join('-');
+    const whole = resultFileName(file.fileName, file.jobId, file.partial);
+    const name = file.only ? whole.replace(/\.csv$/, `-${file.only.join('-')}.csv`) : whole;
     await reply
       .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${name}.csv"`)
+      .header('Content-Disposition', attachment(name))
       .header('Cache-Control', 'private, no-store')
       .send(file.body);
   }

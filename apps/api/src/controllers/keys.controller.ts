@@ -54,7 +54,10 @@ export class KeysController {
     okDescription: 'The new key with its value (shown only here)',
     okStatus: 201,
     errors: [400, 401, 403, 422, 429],
-    errorNotes: { 403: TEST_KEY_FORBIDDEN },
+    errorNotes: {
+      403: TEST_KEY_FORBIDDEN,
+      422: 'An active key of the same mode has the name, or the account has 100 active keys',
+    },
   })
   create(
     @CurrentPrincipal() principal: Principal,

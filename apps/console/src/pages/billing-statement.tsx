@@ -143,7 +143,7 @@ export function BillingStatement() {
                 <thead>
                   <tr>
                     <th scope="col">Charged</th>
-                    <th scope="col">Job</th>
+                    <th scope="col">File and job</th>
                     <th scope="col">Type</th>
                     <th scope="col" class="num">
                       Charged
@@ -157,7 +157,10 @@ export function BillingStatement() {
                   {s.batch_jobs.map((j) => (
                     <tr key={j.job_id} data-job={j.job_id} data-refunded={j.refunded}>
                       <td>{formatTime(j.charged_at)}</td>
-                      <td>
+                      <td class="job-name">
+                        <span data-file-name title={j.file_name ?? undefined}>
+                          {j.file_name ?? 'no file name'}
+                        </span>
                         <code>{j.job_id}</code>
                       </td>
                       <td>{j.type ?? '—'}</td>

@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { BatchListStatus } from '@verity/contracts/batch';
 import type { ConsoleBatchJob, ConsoleJob } from '@verity/contracts/console';
 import { api } from '../api';
 
 /** Jobs per request: the first page, and each "Load more". */
 export const JOBS_PER_PAGE = 20;
+/** The first refresh of running jobs; each next one waits twice as long, up to POLL_MS. */
+const FIRST_POLL_MS = 250;
 const POLL_MS = 3_000;
 
-/** The Batch page's status filter: one status, or '' for all. */
-export type StatusFilter = ConsoleJob['status'] | '';
+/** The Batch page's status filter: one of GET /batch's (`cancelled` included), or '' for all. */
+export type StatusFilter = BatchListStatus | '';
 
 export function isActive(job: ConsoleJob): boolean {
   return job.status === 'queued' || job.status === 'processing';
@@ -15,9 +18,11 @@ export function isActive(job: ConsoleJob): boolean {
 
 /**
  * The Batch page's jobs, newest first: the first page of `status`, more pages appended by
- * `more` (GET /batch's cursor), and every queued or processing row refreshed in place every
- * 3 s while the page is open. A job never goes back from ended to running on screen, so a
- * refresh answered late cannot undo a cancel.
+ * `more` (GET /batch's cursor), and every queued or processing row refreshed in place while
+ * the page is open: 250 ms after the running set changed (a job was created or ended), then
+ * twice as long each time, up to every 3 s. A small job ends within a second, so it reads Done
+ * that soon instead of showing its first state for a whole 3 s. A job never goes back from
+ * ended to running on screen, so a refresh answered late cannot undo a cancel.
  */
 export function useJobList(status: StatusFilter) {
   const [jobs, setJobs] = useState<ConsoleBatchJob[] | undefined>(undefined);
@@ -93,10 +98,14 @@ export function useJobList(status: StatusFilter) {
     .join(' ');
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => {
+    let delay = FIRST_POLL_MS;
+    const tick = () => {
       for (const id of running.split(' ')) void refresh(id);
-    }, POLL_MS);
-    return () => clearInterval(timer);
+      delay = Math.min(delay * 2, POLL_MS);
+      timer = setTimeout(tick, delay);
+    };
+    let timer = setTimeout(tick, delay);
+    return () => clearTimeout(timer);
   }, [running, refresh]);
 
   return { jobs, next, error, loadingMore, reload, more, replace, refresh };

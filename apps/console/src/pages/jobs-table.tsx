@@ -31,7 +31,7 @@ export function JobsTable({
             <th scope="col">Status</th>
             <th scope="col">Rows processed</th>
             <th scope="col" class="num">
-              Credits refunded
+              Refunded
             </th>
             <th scope="col">Created, finished</th>
             <th scope="col">Result</th>
@@ -49,7 +49,9 @@ export function JobsTable({
             return (
               <tr key={job.id} data-job={job.id} data-status={job.status}>
                 <td class="job-name">
-                  <span data-file-name>{job.file_name ?? 'no file name'}</span>
+                  <span data-file-name title={job.file_name ?? undefined}>
+                    {job.file_name ?? 'no file name'}
+                  </span>
                   <code>{job.id}</code>
                 </td>
                 <td>{job.type}</td>
@@ -63,7 +65,7 @@ export function JobsTable({
                     max={job.total_rows}
                     value={job.processed_rows}
                     aria-label={`Job ${job.id}: ${pct}% processed`}
-                  />{' '}
+                  />
                   {formatNumber(job.processed_rows)} / {formatNumber(job.total_rows)}
                 </td>
                 <td class="num" data-refunded>

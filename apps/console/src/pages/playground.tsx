@@ -11,7 +11,7 @@ import type { PageProps } from './props';
 
 const COSTS: Record<Kind, string> = {
   email: '1 credit',
-  phone: '1 credit (5 with HLR)',
+  phone: '1 credit; 5 with HLR',
   ip: '1 credit',
   verify: '3 credits',
 };

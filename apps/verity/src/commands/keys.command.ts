@@ -27,15 +27,15 @@ export async function keysAdminCommand(config: AppConfig, argv: string[]): Promi
     rest,
     {
       account: { type: 'string' },
-      name: { type: 'string', default: 'cli' },
+      name: { type: 'string' },
       mode: { type: 'string', default: 'live' },
       json: { type: 'boolean', default: false },
     },
     KEYS_USAGE,
   );
   const account = accountIdArg(values.account, 'an account id from verity accounts list');
-  const name = values.name.trim();
-  if (!name) throw new UsageError('--name must not be empty');
+  const name = values.name?.trim();
+  if (name === '') throw new UsageError('--name must not be empty');
   if (values.mode !== 'live' && values.mode !== 'test')
     throw new UsageError('--mode must be live or test');
   const mode = values.mode;
@@ -43,7 +43,14 @@ export async function keysAdminCommand(config: AppConfig, argv: string[]): Promi
   await withAccountsContext(config, async (ctx) => {
     if (!(await ctx.get(AccountsService).exists(account)))
       throw new VerityError('not_found', `account ${account} not found`);
-    const issued = await ctx.get(ApiKeysService).create(account, name, undefined, mode);
+    const keys = ctx.get(ApiKeysService);
+    // Without --name: `cli`, or `cli (2)`, … when the account has a live key named so.
+    const issued = await keys.create(
+      account,
+      name ?? (await keys.freeName(account, mode, 'cli')),
+      undefined,
+      mode,
+    );
     process.stdout.write(
       values.json
         ? JSON.stringify({ account_id: account, ...issued }) + '\n'

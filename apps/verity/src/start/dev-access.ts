@@ -50,7 +50,9 @@ export async function devAccess(
     await marker.clear();
     return null;
   }
-  const key = await app.get(ApiKeysService).create(pending, 'dev (reissued)');
+  const keys = app.get(ApiKeysService);
+  // Each start that reissues names its key apart: `dev (reissued)`, `dev (reissued) (2)`, …
+  const key = await keys.create(pending, await keys.freeName(pending, 'live', 'dev (reissued)'));
   const link = await users.createWithLink(pending, DEV_CONSOLE_EMAIL);
   return { accountId: pending, apiKey: key.key, link, created: false };
 }

@@ -1,27 +1,12 @@
+import { BATCH_HEADER_NAMES } from '@verity/contracts';
+
 // Column names a batch input file may open with. A first line that is one of them (compared
 // case-insensitively, after the reader has removed quotes and padding) is a header: it is no
 // row, is not charged and is not in the result. None of them is a valid email, phone number or
 // IP address, so a first line that is a valid value is always a row.
 
-/** The header names, lowercase. */
-export const HEADER_NAMES: ReadonlySet<string> = new Set([
-  'email',
-  'e-mail',
-  'email_address',
-  'emailaddress',
-  'mail',
-  'phone',
-  'phone_number',
-  'phonenumber',
-  'mobile',
-  'msisdn',
-  'tel',
-  'telephone',
-  'ip',
-  'ip_address',
-  'ipaddress',
-  'ip_addr',
-]);
+/** The header names, lowercase (BATCH_HEADER_NAMES of every type). */
+export const HEADER_NAMES: ReadonlySet<string> = new Set(Object.values(BATCH_HEADER_NAMES).flat());
 
 const LONGEST = Math.max(...[...HEADER_NAMES].map((name) => name.length));
 

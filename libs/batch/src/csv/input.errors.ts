@@ -29,6 +29,16 @@ export function columnsError(line: number): InputRefusal {
   );
 }
 
+/**
+ * A comma in the first record of a file uploaded without a column: most often a CSV export
+ * with several columns, so the message says how to choose one before how to quote a value.
+ */
+export function chooseColumnError(line: number): InputRefusal {
+  return new InputRefusal(
+    `line ${line} has several columns: choose the column to check (the column form field, --column in the CLI, Column in the console), or quote a value that contains a comma`,
+  );
+}
+
 export function afterQuoteError(line: number): InputRefusal {
   return new InputRefusal(`line ${line}: unexpected character after a closing quote`);
 }

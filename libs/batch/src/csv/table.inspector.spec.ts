@@ -103,7 +103,9 @@ describe('TableInspector holding its refusal back', () => {
     const inspector = holding();
     const text = 'name,email\n"Doe, Jane",a@x.io\n';
     assert.equal((await inspect(pieces(text), inspector)).toString('utf8'), text);
-    assert.ok(isError(/^line 1 has more than one column/)(inspector.refusal));
+    assert.ok(
+      isError(/^line 1 has several columns: choose the column to check/)(inspector.refusal),
+    );
   });
 
   it('keeps a refusal found at the end of the file (too many rows, no rows)', async () => {

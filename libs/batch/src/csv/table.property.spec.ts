@@ -6,6 +6,7 @@ import {
   afterQuoteError,
   ambiguousColumn,
   columnPastEnd,
+  chooseColumnError,
   columnsError,
   noRowsError,
   noSuchColumn,
@@ -112,7 +113,9 @@ function reference(file: string, format: TableFormat): Outcome {
         while (i < n && !',\r\n'.includes(text[i])) i++;
         content = text.slice(begin, i);
       }
-      if (single && text[i] === ',') throw columnsError(line);
+      if (single && text[i] === ',') {
+        throw out.width < 0 ? chooseColumnError(line) : columnsError(line);
+      }
       cells.push(trim(content));
       if (text[i] !== ',') break;
       i++;

@@ -312,9 +312,9 @@ describe('TableReader, single-column file', () => {
   it('refuses more than one column, naming the physical line', () => {
     refuses('a\r\n\r\nb,c\n', 'unprocessable', /^line 3 has more than one column/);
     refuses('a\rb\r\nc,\n', 'unprocessable', /^line 3 has more than one column/);
-    refuses(',a\n', 'unprocessable', /^line 1 has more than one column/);
-    refuses('"a",b\n', 'unprocessable', /^line 1 has more than one column/);
-    refuses('"a" ,b\n', 'unprocessable', /^line 1 has more than one column/);
+    refuses(',a\n', 'unprocessable', /^line 1 has several columns: choose the column to check/);
+    refuses('"a",b\n', 'unprocessable', /^line 1 has several columns: choose the column to check/);
+    refuses('"a" ,b\n', 'unprocessable', /^line 1 has several columns: choose the column to check/);
   });
 
   it('counts lines the same on its fast paths and off them', () => {

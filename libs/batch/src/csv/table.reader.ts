@@ -5,6 +5,7 @@ import { LeadingBom } from './leading-bom';
 import { RecordBuffer } from './record.buffer';
 import {
   afterQuoteError,
+  chooseColumnError,
   columnsError,
   fileTooLarge,
   innerBomError,
@@ -371,7 +372,7 @@ export class TableReader {
       }
       if (i >= limit) throw this.tooLong();
       if (b === COMMA) {
-        if (single) throw columnsError(this.line);
+        if (single) throw this.cells < 0 ? chooseColumnError(this.line) : columnsError(this.line);
         this.inCol = ++this.cell === this.col;
         state = LEAD;
         continue;

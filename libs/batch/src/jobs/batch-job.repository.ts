@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThanOrEqual, type UpdateQueryBuilder } from 'typeorm';
-import type { BatchJobSummary, BatchStatus, KeyMode } from '@verity/contracts';
+import type { BatchJobSummary, BatchListStatus, KeyMode } from '@verity/contracts';
 import {
   AccountEntity,
   BatchChunkEntity,
@@ -9,7 +9,7 @@ import {
 } from '@verity/database';
 import type { BatchJobRecord } from './batch-job.record';
 import { managerOf, type Db } from './batch-jobs.db';
-import { LIVE_STATUSES, RUNNING_STATUSES } from './job-states';
+import { LIVE_STATUSES, RUNNING_STATUSES, listFilterOf } from './job-states';
 import { statusIn } from './job-status.sql';
 
 /** A scorer's report that chunk `chunkNo` of `jobId` (`rows` rows) is stored. */
@@ -83,12 +83,17 @@ export class BatchJobRepository {
   listPage(
     accountId: string,
     mode: KeyMode,
-    page: { limit: number; after?: string; status?: BatchStatus },
+    page: { limit: number; after?: string; status?: BatchListStatus },
   ): Promise<BatchJobRecord[]> {
     const qb = this.jobs()
       .createQueryBuilder('j')
       .where('j.account_id = :accountId AND j.mode = :mode', { accountId, mode });
-    if (page.status !== undefined) qb.andWhere('j.status = :status', { status: page.status });
+    if (page.status !== undefined) {
+      const filter = listFilterOf(page.status);
+      qb.andWhere('j.status = :status', { status: filter.status });
+      if (filter.failureCode !== undefined)
+        qb.andWhere('j.failure_code = :failureCode', { failureCode: filter.failureCode });
+    }
     if (page.after !== undefined) {
       qb.andWhere(
         `(j.created_at, j.id) < (SELECT c.created_at, c.id FROM batch_jobs c

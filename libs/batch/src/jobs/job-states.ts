@@ -1,4 +1,9 @@
-import { BATCH_STATUSES, type BatchStatus } from '@verity/contracts';
+import {
+  BATCH_STATUSES,
+  type BatchErrorCode,
+  type BatchListStatus,
+  type BatchStatus,
+} from '@verity/contracts';
 
 /** What may happen to a job; JobLifecycle has one method per transition (cancel is a `fail`). */
 export const JOB_TRANSITIONS = ['start', 'wait', 'finish', 'fail'] as const;
@@ -79,3 +84,17 @@ export const END_STATUSES = BATCH_STATUSES.filter(isEnded);
 export const LIVE_STATUSES = BATCH_STATUSES.filter((s): s is LiveStatus => !isEnded(s));
 /** Statuses in which chunks, split checkpoints and progress are recorded. */
 export const RUNNING_STATUSES = BATCH_STATUSES.filter(isRunning);
+
+/** The jobs a `status` filter of the job list selects: a status, and for some a failure code. */
+export interface JobListFilter {
+  status: BatchStatus;
+  failureCode?: BatchErrorCode;
+}
+
+/**
+ * `cancelled` is no status of its own: a cancel is the `fail` transition with the code
+ * cancelled, so the filter is the failed jobs with that code (and `failed` still lists them).
+ */
+export function listFilterOf(status: BatchListStatus): JobListFilter {
+  return status === 'cancelled' ? { status: 'failed', failureCode: 'cancelled' } : { status };
+}

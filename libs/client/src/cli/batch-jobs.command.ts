@@ -1,8 +1,9 @@
 import {
   BATCH_LIST_MAX,
-  BATCH_STATUSES,
+  BATCH_LIST_STATUSES,
+  resultFileName,
   type BatchJobList,
-  type BatchStatus,
+  type BatchListStatus,
 } from '@verity/contracts/wire';
 import type { BatchJob } from '../index';
 import { invocation } from './invocation';
@@ -14,12 +15,12 @@ import { UsageError } from './usage.error';
 export const LIST_USAGE = 'verity batch list [--status S] [--limit N] [--cursor C] [--all]';
 export const CANCEL_USAGE = 'verity batch cancel ID';
 
-function statusOf(value: string | undefined): BatchStatus | undefined {
+function statusOf(value: string | undefined): BatchListStatus | undefined {
   if (value === undefined) return undefined;
-  const status = value as BatchStatus;
-  if (!BATCH_STATUSES.includes(status))
+  const status = value as BatchListStatus;
+  if (!BATCH_LIST_STATUSES.includes(status))
     throw new UsageError(
-      `--status must be one of ${BATCH_STATUSES.join(', ')} (a cancelled job is failed)\nusage: ${LIST_USAGE}`,
+      `--status must be one of ${BATCH_LIST_STATUSES.join(', ')} (failed includes cancelled)\nusage: ${LIST_USAGE}`,
     );
   return status;
 }
@@ -92,7 +93,7 @@ export async function cancelCommand(argv: string[]): Promise<void> {
   const partial =
     job.partial_result_url === null
       ? ''
-      : `\nits scored rows: ${invocation()} batch download ${id}  (writes ${id}-partial.csv)`;
+      : `\nits scored rows: ${invocation()} batch download ${id}  (writes ${resultFileName(job.file_name, id, true)})`;
   process.stdout.write(
     `${already ? `${id} was already cancelled` : `cancelled ${id}`}: ${rows}; ${refund}${partial}\n`,
   );

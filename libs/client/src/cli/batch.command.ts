@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
-import { BATCH_TYPES, type BatchType } from '@verity/contracts/wire';
+import { basename, dirname, join } from 'node:path';
+import { BATCH_TYPES, resultFileName, type BatchType } from '@verity/contracts/wire';
 import { BatchFailedError, type BatchJob } from '../index';
 import { UsageError } from './usage.error';
 import { CANCEL_USAGE, LIST_USAGE, cancelCommand, listCommand } from './batch-jobs.command';
@@ -23,10 +23,13 @@ phone, ip and the usual spellings) and not a valid value is a header, skipped an
 --column names the column of a multi-column CSV to validate (a header name, or a 1-based
 index); the result keeps every input column and appends the results. --header false: the
 first line is a row (default true with a name). --fields all adds the result columns the
-single calls have. --out defaults to <FILE stem>-results.csv next to FILE. --only keeps the
-rows of those verdicts (email: deliverable, risky, undeliverable, unknown; phone: valid,
-invalid; ip: vpn, proxy, tor, datacenter, clean, invalid). A finished job's counts by verdict
-are printed after the file (and by batch get, as summary).`;
+single calls have. --out defaults to <FILE stem>-results.csv next to FILE (batch download:
+<stem of the uploaded file>-results.csv, the name the console's download has). --interval:
+seconds between polls, default 1 on a terminal (the progress bar; the server updates progress
+about once a second), else 3. --only keeps the rows of those verdicts (email: deliverable,
+risky, undeliverable, unknown; phone: valid, invalid; ip: vpn, proxy, tor, datacenter, clean,
+invalid). A finished job's counts by verdict are printed after the file (and by batch get, as
+summary).`;
 
 const WAIT_OPTIONS = {
   interval: { type: 'string' },
@@ -49,6 +52,9 @@ function written(
   );
 }
 
+/** Between polls on a terminal unless --interval says otherwise. */
+const TERMINAL_INTERVAL_MS = 1_000;
+
 function seconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -59,7 +65,12 @@ function seconds(value: string | undefined, flag: string): number | undefined {
 
 /** `<input stem>-results.csv` next to the input file. */
 function defaultOut(file: string): string {
-  return join(dirname(file), `${basename(file, extname(file))}-results.csv`);
+  return join(dirname(file), resultFileName(basename(file), basename(file)));
+}
+
+/** --interval, else a poll a second when the progress bar is drawn (the SDK's default else). */
+function pollInterval(value: string | undefined): number | undefined {
+  return seconds(value, '--interval') ?? (process.stderr.isTTY ? TERMINAL_INTERVAL_MS : undefined);
 }
 
 /** The input must be a readable file and the output's folder must exist, before anything is charged. */
@@ -129,7 +140,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
       const [file] = positionals;
       const out = values.out ?? defaultOut(file);
       await checkPaths(file, out);
-      const intervalMs = seconds(values.interval, '--interval');
+      const intervalMs = pollInterval(values.interval);
       const timeoutMs = seconds(values.timeout, '--timeout');
       const { verity, json } = connect(values);
       const view = progressView(process.stderr);
@@ -191,7 +202,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
           // A job still running is waited for first, with the same progress as `batch run`.
           const job = await verity.batch
             .wait(id, {
-              intervalMs: seconds(values.interval, '--interval'),
+              intervalMs: pollInterval(values.interval),
               timeoutMs: seconds(values.timeout, '--timeout'),
               signal,
               onProgress: (job) => {
@@ -205,7 +216,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
                 return error.job;
               throw error;
             });
-          const out = values.out ?? `${id}-${job.status === 'done' ? 'results' : 'partial'}.csv`;
+          const out = values.out ?? resultFileName(job.file_name, job.id, job.status !== 'done');
           return [job, await verity.batch.download(job, { to: out, only, signal })] as const;
         });
         view.finish();
@@ -222,7 +233,9 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
       } catch (error) {
         view.finish();
         if (error instanceof InterruptedError && last)
-          throw new InterruptedError(resumeHint(last, values.out ?? `${id}-results.csv`));
+          throw new InterruptedError(
+            resumeHint(last, values.out ?? resultFileName(last.file_name, last.id)),
+          );
         throw error;
       }
     }

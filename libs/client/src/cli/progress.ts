@@ -1,20 +1,31 @@
 import type { BatchJob } from '../index';
 import { jobState } from './job-list';
 
-/** Rows per second and the time left, from the first and the latest poll. */
+/**
+ * Rows per second and the time left, from the first poll to the latest one that found the job
+ * still running. A poll that finds the job ended measures nothing: the job ended at some moment
+ * since the poll before, so its rows over the time between polls would only be a lower bound
+ * (a 200-row job scored in a blink, polled every 3 s, is no "65 rows/s"). The ended job keeps
+ * the rate measured while it ran, or none.
+ */
 export class Throughput {
   private first: { at: number; rows: number } | undefined;
+  private rate: number | null = null;
 
   constructor(private readonly now: () => number = Date.now) {}
 
   sample(job: BatchJob): { rowsPerSecond: number | null; etaSeconds: number | null } {
     const at = this.now();
-    if (this.first === undefined || job.processed_rows < this.first.rows)
-      this.first = { at, rows: job.processed_rows };
-    const seconds = (at - this.first.at) / 1000;
-    const rows = job.processed_rows - this.first.rows;
-    if (seconds <= 0 || rows <= 0) return { rowsPerSecond: null, etaSeconds: null };
-    const rowsPerSecond = rows / seconds;
+    const running = job.status === 'queued' || job.status === 'processing';
+    if (running) {
+      if (this.first === undefined || job.processed_rows < this.first.rows)
+        this.first = { at, rows: job.processed_rows };
+      const seconds = (at - this.first.at) / 1000;
+      const rows = job.processed_rows - this.first.rows;
+      if (seconds > 0 && rows > 0) this.rate = rows / seconds;
+    }
+    const rowsPerSecond = this.rate;
+    if (rowsPerSecond === null || !running) return { rowsPerSecond, etaSeconds: null };
     return {
       rowsPerSecond,
       etaSeconds: Math.ceil((job.total_rows - job.processed_rows) / rowsPerSecond),
@@ -58,6 +69,12 @@ export function barLine(
   return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${tail}`;
 }
 
+/** `job job_… (signups.csv, 200 rows)`: the line above a terminal's bar. */
+export function jobHeading(job: BatchJob): string {
+  const rows = `${count(job.total_rows)} ${job.total_rows === 1 ? 'row' : 'rows'}`;
+  return `job ${job.id} (${job.file_name === null ? '' : `${job.file_name}, `}${rows})`;
+}
+
 /** One log line per poll, for pipes and CI logs. */
 export function plainLine(job: BatchJob, rate: ReturnType<Throughput['sample']>): string {
   return `${job.id} ${jobState(job)} ${percent(job)}% ${stats(job, rate)}`;
@@ -82,8 +99,15 @@ export function progressView(
     };
   }
   let drawn = false;
+  let named: string | undefined;
   return {
     update(job) {
+      // The job's id once, on its own line above the bar: what `batch get` and a support
+      // request need, and what the plain lines carry on each line.
+      if (named !== job.id) {
+        stream.write(`${drawn ? '\n' : ''}${jobHeading(job)}\n`);
+        named = job.id;
+      }
       // \r back to the start of the line, ESC[2K clears it: the bar redraws in place.
       stream.write(`\r\x1b[2K${barLine(job, throughput.sample(job), stream.columns || 80)}`);
       drawn = true;

@@ -13,7 +13,7 @@ export class BatchChunkEntity {
   @Column({ type: 'integer' })
   rows!: number;
 
-  /** The chunk's rows counted by verdict, as its scorer reported them (migration 1741400000000). */
+  /** The chunk's rows counted by verdict, as its scorer reported them (migration 1741500000000). */
   @Column({ type: 'jsonb', nullable: true })
   verdicts!: BatchJobSummary | null;
 

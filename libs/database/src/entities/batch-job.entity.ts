@@ -11,7 +11,7 @@ import type {
 /**
  * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000,
  * 1738000000000, 1739000000000, 1740200000000, 1740350000000, 1741100000000,
- * 1741300000000, 1741400000000), read and written
+ * 1741300000000, 1741500000000), read and written
  * by libs/batch's repositories; its status only by the job lifecycle (`jobs/lifecycle/`).
  */
 @Entity({ name: 'batch_jobs' })

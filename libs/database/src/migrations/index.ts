@@ -16,7 +16,8 @@ import { RateLimitBuckets1740355000000 } from './1740355000000-rate-limit-bucket
 import { VerifyHistory1741000000000 } from './1741000000000-verify-history';
 import { BatchEndEffects1741100000000 } from './1741100000000-batch-end-effects';
 import { BatchPartialResult1741300000000 } from './1741300000000-batch-partial-result';
-import { BatchSummary1741400000000 } from './1741400000000-batch-summary';
+import { ApiKeyUniqueNames1741400000000 } from './1741400000000-api-key-unique-names';
+import { BatchSummary1741500000000 } from './1741500000000-batch-summary';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -38,5 +39,6 @@ export const MIGRATIONS = [
   VerifyHistory1741000000000,
   BatchEndEffects1741100000000,
   BatchPartialResult1741300000000,
-  BatchSummary1741400000000,
+  ApiKeyUniqueNames1741400000000,
+  BatchSummary1741500000000,
 ];

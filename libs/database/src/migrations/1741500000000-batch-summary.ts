@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * (`batch_jobs.summary`). Both nullable without a default: no table rewrite, and jobs and
  * chunks recorded before have none.
  */
-export class BatchSummary1741400000000 implements MigrationInterface {
-  name = 'BatchSummary1741400000000';
+export class BatchSummary1741500000000 implements MigrationInterface {
+  name = 'BatchSummary1741500000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE batch_chunks ADD COLUMN verdicts jsonb`);
