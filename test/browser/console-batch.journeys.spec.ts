@@ -437,4 +437,54 @@ describe('console journeys in Chromium: the Batch page lists, filters, pages and
     );
     await close();
   });
+
+  it('charts a done job’s rows by verdict beside it and downloads only the verdicts ticked, at 1280 and 390 px', async (t) => {
+    if (!ready(t)) return;
+    const { page, apiKey, close } = await onBatchPage(1_000, 'summary@batch-journey.test');
+    const created = await postBatch(
+      stack.client,
+      apiKey,
+      [
+        ['type', 'phone'],
+        ['file', '+14155552671\nabc\n+442071838750\n12\n000\n'],
+      ],
+      {},
+      'phones.csv',
+    );
+    assert.equal(created.status, 202);
+    const final = (await waitForJob(stack.client.withKey(apiKey), created.body.id)).at(-1)!.body;
+    assert.deepEqual(final.summary, { valid: 2, invalid: 3 });
+    await page.reload();
+    const row = page.locator(`tr[data-job="${final.id}"][data-status="done"]`);
+    await row.waitFor();
+    // The numbers behind the chart, as text and as the canvas's label.
+    assert.deepEqual(await row.locator('.summary-legend li').allTextContents(), [
+      '2 valid',
+      '3 invalid',
+    ]);
+    assert.equal(
+      await row.getByRole('img').getAttribute('aria-label'),
+      'Rows by verdict: 2 valid, 3 invalid',
+    );
+    await row.getByText('Only some rows…').click();
+    await row.getByRole('checkbox', { name: 'invalid' }).check();
+    const link = row.getByRole('link', { name: 'Download invalid' });
+    const href = (await link.getAttribute('href'))!;
+    assert.equal(new URL(href).searchParams.get('only'), 'invalid');
+    const kept = (await (await fetch(href)).text()).trimEnd().split('\n');
+    assert.deepEqual(
+      kept.map((line) => line.split(',')[0]),
+      ['input', 'abc', '12', '000'],
+    );
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'batch-summary.png') });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const sideways = await page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
+      assert.equal(sideways, 0, `no sideways scrolling at ${width} px`);
+    }
+    await close();
+  });
 });

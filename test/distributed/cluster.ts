@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { createTestDatabase, startTestDns, TestClient, type TestDatabase } from '@verity/testing';
 import { download, postBatch, waitForJob } from '../e2e/batch-helpers';
+import { expectedSummary } from '../e2e/batch-summary.fixtures';
 import { freePort, startDeployable, type Deployable } from './process-harness';
 
 // Real Kafka, Redis (Bull), S3Proxy and PostgreSQL; api, ingest and scorers as separate
@@ -202,6 +203,7 @@ export async function referenceResult(cluster: Cluster, input: string): Promise<
   assert.equal(done.status, 'done');
   const text = (await download(done.result_url)).text;
   assert.equal(text.split('\n').length, ROWS + 2);
+  assert.deepEqual(done.summary, expectedSummary('phone', text), 'the summary counts the file');
   return text;
 }
 
@@ -225,7 +227,10 @@ export async function submitAndFreezeMidJob(cluster: Cluster, input: string): Pr
   return id;
 }
 
-/** Waits for the job and checks its file equals `expected`, byte for byte. */
+/**
+ * Waits for the job and checks its file equals `expected`, byte for byte, and its summary
+ * counts that file's rows (each chunk once, however often it was scored or reported).
+ */
 export async function assertSameResult(
   cluster: Cluster,
   id: string,
@@ -237,6 +242,7 @@ export async function assertSameResult(
   const actual = (await download(done.result_url)).text;
   assert.equal(actual.split('\n').length, ROWS + 2, 'one row per input row');
   assert.ok(actual === expected, 'result differs from the undisturbed run');
+  assert.deepEqual(done.summary, expectedSummary('phone', actual), 'the summary counts the file');
 }
 
 /** Charged once (one debit, no refund) and every chunk recorded exactly once. */

@@ -15,6 +15,7 @@ interface ListedJob {
   created_at: string;
   file_name: string | null;
   error?: { code: string; message: string };
+  summary: Record<string, number> | null;
 }
 
 interface Page {
@@ -116,10 +117,12 @@ describe('GET /v1/batch: the caller’s jobs, newest first, a page at a time', (
         'processed_rows',
         'result_url',
         'status',
+        'summary',
         'total_rows',
         'type',
       ]);
       assert.equal(job.file_name, expected.fileName);
+      assert.equal(job.summary, null);
       assert.equal(job.total_rows, expected.rows);
       assert.equal(job.processed_rows, 0);
       assert.equal(job.status, 'queued');

@@ -176,6 +176,7 @@ describe('batch jobs end to end (embedded bus, queue and blob store)', () => {
       'processed_rows',
       'result_url',
       'status',
+      'summary',
       'total_rows',
       'type',
     ]);

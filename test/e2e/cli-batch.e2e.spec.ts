@@ -273,4 +273,58 @@ describe('verity batch list and cancel, and the upload options of batch run', ()
     ])
       assert.ok(help.stderr.includes(words), `${words}: ${help.stderr}`);
   });
+
+  it('batch run prints the summary under the file; --only keeps those rows; batch get and download show it too', async () => {
+    const { env, verity } = await account(stack);
+    const input = join(dir, 'phones.csv');
+    await writeFile(input, '+14155552671\nabc\n+442071838750\n12\n');
+    const out = join(dir, 'valid.csv');
+    const run = await cli(
+      [
+        'batch',
+        'run',
+        input,
+        '--type',
+        'phone',
+        '--only',
+        'valid',
+        '--out',
+        out,
+        '--interval',
+        '0.1',
+      ],
+      env,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const [written, summary] = run.stdout.trimEnd().split('\n');
+    assert.match(written, /valid\.csv {2}\(the valid rows of 4 rows, \d+ bytes\)$/);
+    assert.equal(summary, 'summary  2 valid · 2 invalid');
+    const kept = (await readFile(out, 'utf8')).trimEnd().split('\n');
+    assert.deepEqual(
+      kept.map((line) => line.split(',')[0]),
+      ['input', '+14155552671', '+442071838750'],
+    );
+
+    const [job] = (await verity.batch.list()).data;
+    const get = await cli(['batch', 'get', job.id], env);
+    assert.match(get.stdout, /summary:\n {2}valid {4}2\n {2}invalid {2}2\n/);
+    const again = await cli(['batch', 'download', job.id, '--out', join(dir, 'all.csv')], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /\(\d+ bytes\)\nsummary {2}2 valid · 2 invalid\n$/);
+  });
+
+  it('refuses an --only the type does not have before uploading; the server refuses one on download', async () => {
+    const { env, verity } = await account(idle);
+    const input = join(dir, 'emails.csv');
+    await writeFile(input, 'jane@example.com\n');
+    for (const only of ['valid', '', 'deliverable,bogus']) {
+      const run = await cli(['batch', 'run', input, '--type', 'email', '--only', only], env);
+      assert.equal(run.code, 2, `${only}: ${run.stderr}`);
+      assert.match(
+        run.stderr,
+        /--only takes verdicts separated by commas \(email: deliverable, risky, undeliverable, unknown\)/,
+      );
+    }
+    assert.deepEqual((await verity.batch.list()).data, []);
+  });
 });

@@ -218,6 +218,28 @@ describe('/v1/openapi.json as client generators and linters read it', () => {
     assert.deepEqual(requested.required, ['name']);
     assert.deepEqual(schemas.ApiKey.properties.mode.enum, ['live', 'test']);
     assert.match(schemas.ApiKey.properties.mode.description, /vrt_test_/);
+    // The summary: a nullable object (so not listed as required, as hlr), its counts per
+    // verdict; only= on the download, optional.
+    assert.ok(!schemas.BatchJob.required.includes('summary'));
+    assert.ok(schemas.BatchJob.properties.summary);
+    assert.deepEqual(Object.keys(schemas.BatchJobSummary.properties), [
+      'deliverable',
+      'risky',
+      'undeliverable',
+      'unknown',
+      'valid',
+      'vpn',
+      'proxy',
+      'tor',
+      'datacenter',
+      'clean',
+      'invalid',
+    ]);
+    const only = param('/v1/batch/{jobId}/download', 'get', 'only');
+    assert.deepEqual(
+      [only?.in, only?.required, only?.schema],
+      ['query', false, { type: 'string' }],
+    );
     assert.ok(schemas.ApiKey.required.includes('mode'));
     assert.match(document.components.securitySchemes.ApiKey.description ?? '', /vrt_test_/);
     for (const path of ['/v1/ip/intel', '/v1/verify']) {

@@ -17,6 +17,7 @@ import {
 import { IngestModule } from '../../apps/ingest/src/ingest.module';
 import { ScorerModule } from '../../apps/scorer/src/scorer.module';
 import { download, postBatch, waitForJob } from './batch-helpers';
+import { expectedSummary } from './batch-summary.fixtures';
 
 const HOST_CAP = 3;
 
@@ -76,6 +77,8 @@ describe('SMTP probe at bulk scale (embedded engine, loopback mail world)', () =
       rows,
       'one row per input row, in input order',
     );
+    // Rows settled before a retry round are counted from their held lines, the rest as scored.
+    assert.deepEqual(done.body.summary, expectedSummary('email', csv));
 
     const figures = worldFigures(world, deliverabilityOf(csv));
     assert.equal(figures.wronglyUndeliverable, 0, JSON.stringify(figures));

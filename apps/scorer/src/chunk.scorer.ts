@@ -1,5 +1,11 @@
 import { InvalidInputError } from '@verity/common';
-import { LineBuffer, resultColumns, type ChunkMessage } from '@verity/batch';
+import {
+  LineBuffer,
+  resultColumns,
+  type ChunkMessage,
+  type ResultRowInput,
+  type VerdictCounter,
+} from '@verity/batch';
 import type { Engines } from '@verity/platform';
 import type { ScoredRows } from './chunk-progress.reporter';
 import { rowCountries } from './row-country';
@@ -25,6 +31,8 @@ export interface ChunkScoring {
   signal?: AbortSignal;
   /** A retry round's lines already settled (null: to score again); absent on a first pass. */
   held?: readonly (string | null)[];
+  /** Counts the chunk's rows by verdict as they are scored (the job's summary). */
+  verdicts: VerdictCounter;
 }
 
 /**
@@ -38,7 +46,8 @@ export interface ChunkScoring {
  * with its country (row-country.ts). An ip row that is not an address
  * becomes a `valid=false` row; any other engine error fails the chunk (it is retried).
  * `scored.rows` counts the email and phone rows scored so far, for the chunk's progress reports
- * (an ip chunk is scored without yielding to a timer, so no report could read it).
+ * (an ip chunk is scored without yielding to a timer, so no report could read it); `verdicts`
+ * counts every row of the chunk by verdict, a retry round's settled rows from their lines.
  */
 export async function scoreChunk(
   chunk: ChunkMessage,
@@ -46,6 +55,7 @@ export async function scoreChunk(
   scoring: ChunkScoring,
 ): Promise<Buffer | ProbedLines> {
   const scored = scoring.scored ?? { rows: 0 };
+  const { verdicts } = scoring;
   const out = new LineBuffer();
   const fields = chunk.fields ?? 'spec';
   const inputLines = chunk.lines;
@@ -72,16 +82,21 @@ export async function scoreChunk(
         },
       );
       if (chunk.smtp !== true) {
-        for (let i = 0; i < checks.length; i++) push(i, columns.line(checks[i].fields));
+        for (let i = 0; i < checks.length; i++) {
+          push(i, columns.line(checks[i].fields));
+          verdicts.count<'email'>(checks[i].fields);
+        }
         return out.toBuffer();
       }
       const lines = held === undefined ? new Array<string>(chunk.rows.length) : [...held];
+      for (const line of held ?? []) if (line !== null) verdicts.countLine(line);
       const retryable = new Array<boolean>(chunk.rows.length).fill(false);
       for (let k = 0; k < checks.length; k++) {
         const i = todo === null ? k : todo[k];
         const cells = columns.line(checks[k].fields);
         lines[i] = inputLines === undefined ? cells : `${inputLines[i]},${cells}`;
         retryable[i] = checks[k].smtp?.evidence.retryable === true;
+        verdicts.count<'email'>(checks[k].fields);
       }
       return { lines: lines as string[], retryable };
     }
@@ -95,6 +110,7 @@ export async function scoreChunk(
           hlr: false,
         });
         push(i, columns.line(result));
+        verdicts.count<'phone'>(result);
         scored.rows++;
       }
       return out.toBuffer();
@@ -103,12 +119,15 @@ export async function scoreChunk(
       const columns = resultColumns('ip', fields, withInput);
       for (let i = 0; i < chunk.rows.length; i++) {
         const row = chunk.rows[i];
+        let result: ResultRowInput['ip'];
         try {
-          push(i, columns.line(engines.ip.lookup(row)));
+          result = engines.ip.lookup(row);
         } catch (error) {
           if (!(error instanceof InvalidInputError)) throw error;
-          push(i, columns.line({ invalidIp: row }));
+          result = { invalidIp: row };
         }
+        push(i, columns.line(result));
+        verdicts.count<'ip'>(result);
       }
       return out.toBuffer();
     }

@@ -82,12 +82,19 @@ describe('scorer: a chunk whose job ends while it is scored is dropped', () => {
     return reports.filter((r) => r.jobId === id && r.kind !== 'chunk_progress');
   }
 
-  it('scores and reports a chunk of a running job (the baseline)', async () => {
+  it('scores and reports a chunk of a running job, its rows counted by verdict (the baseline)', async () => {
     const [id, msg] = await processingJob(1, ['jane@example.com', 'bad address']);
     await scorer.handle(msg);
     assert.ok(await blobs.head(partKey(id, 0)));
     assert.deepEqual(await reportsOf(id), [
-      { v: 1, kind: 'chunk', jobId: id, chunkNo: 0, rows: 2 },
+      {
+        v: 1,
+        kind: 'chunk',
+        jobId: id,
+        chunkNo: 0,
+        rows: 2,
+        verdicts: { deliverable: 1, risky: 0, undeliverable: 1, unknown: 0 },
+      },
     ]);
   });
 

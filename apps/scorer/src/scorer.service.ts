@@ -10,6 +10,7 @@ import {
   type ChunkMessage,
   BatchOutages,
   JobLifecycle,
+  VerdictCounter,
   WorkerService,
 } from '@verity/batch';
 import { BLOB_STORE, ROW_BUS, type BlobStore, type BusMessage, type RowBus } from '@verity/ports';
@@ -153,6 +154,7 @@ export class ScorerService extends WorkerService implements OnApplicationBootstr
     const signal =
       chunk.smtp === true ? AbortSignal.any([watch.signal, this.stopping.signal]) : watch.signal;
     let scored: Buffer | ProbedLines;
+    const verdicts = new VerdictCounter(chunk.type, chunk.fields);
     let progress: ChunkProgressReporter | undefined;
     let stop: (() => number) | undefined;
     try {
@@ -175,6 +177,7 @@ export class ScorerService extends WorkerService implements OnApplicationBootstr
           scored: progress.scored,
           signal,
           held: held ?? undefined,
+          verdicts,
         },
       );
     } catch (error) {
@@ -200,16 +203,20 @@ export class ScorerService extends WorkerService implements OnApplicationBootstr
       for (const line of scored.lines) part.push(line);
       scored = part.toBuffer();
     }
-    if (await this.store(chunk, scored)) stop?.();
+    if (await this.store(chunk, scored, verdicts)) stop?.();
   }
 
   /**
-   * Stores the chunk's part and reports it. A job that ended while its chunk was scored
+   * Stores the chunk's part and reports it with its rows counted by verdict. A job that ended while its chunk was scored
    * (cancelled, or failed) gets no part and no completion. Asked before the write and again
    * after it: a job that ends between the two may have had its parts deleted before this one
    * landed, so this part is deleted here.
    */
-  private async store(chunk: ChunkMessage, part: Buffer): Promise<boolean> {
+  private async store(
+    chunk: ChunkMessage,
+    part: Buffer,
+    verdicts: VerdictCounter,
+  ): Promise<boolean> {
     if (!(await this.repository.isProcessing(chunk.jobId))) return this.dropped(chunk);
     const key = partKey(chunk.jobId, chunk.chunkNo);
     await this.blobs.put(key, part);
@@ -226,6 +233,7 @@ export class ScorerService extends WorkerService implements OnApplicationBootstr
           jobId: chunk.jobId,
           chunkNo: chunk.chunkNo,
           rows: chunk.rows.length,
+          verdicts: verdicts.summary(),
         }),
       },
     ]);

@@ -11,6 +11,7 @@ import {
   type BatchResultFields,
   type BatchListStatus,
   type BatchType,
+  type BatchVerdict,
 } from '@verity/contracts/wire';
 import { BatchFailedError, BatchTimeoutError, ForbiddenError, VerityClientError } from './errors';
 import type { Transport } from './transport';
@@ -63,12 +64,19 @@ export interface BatchWaitOptions {
 export interface BatchDownloadOptions {
   /** Stream the CSV into this file (written as `<to>.part`, renamed when complete). */
   to?: string;
+  /**
+   * Only the rows of these verdicts (`only=`, e.g. `['deliverable', 'risky']`; BATCH_VERDICTS
+   * lists each type's), in file order after the header; all rows when absent.
+   */
+  only?: readonly BatchVerdict[];
   signal?: AbortSignal;
 }
 
 export interface BatchRunParams extends BatchCreateParams, Omit<BatchWaitOptions, 'signal'> {
   /** Where to write the result CSV; without it the CSV is returned as a string. */
   to?: string;
+  /** Download only the rows of these verdicts (BatchDownloadOptions.only). */
+  only?: readonly BatchVerdict[];
   /** Called once the job exists, before waiting (e.g. to print its id). */
   onCreated?: (job: BatchJob) => void;
 }
@@ -222,12 +230,12 @@ export class BatchResource {
     job: BatchJob | string,
     options: BatchDownloadOptions & { to: string },
   ): Promise<DownloadedFile>;
-  download(job: BatchJob | string, options?: { signal?: AbortSignal }): Promise<string>;
+  download(job: BatchJob | string, options?: Omit<BatchDownloadOptions, 'to'>): Promise<string>;
   async download(
     jobOrId: BatchJob | string,
     options: BatchDownloadOptions = {},
   ): Promise<DownloadedFile | string> {
-    const { signal, to } = options;
+    const { signal, to, only } = options;
     const id = typeof jobOrId === 'string' ? jobOrId : jobOrId.id;
     let job = typeof jobOrId === 'string' ? await this.get(id, { signal }) : jobOrId;
     let renewed = typeof jobOrId === 'string';
@@ -248,7 +256,7 @@ export class BatchResource {
       try {
         answer = await this.transport.send({
           method: 'GET',
-          url,
+          url: only === undefined ? url : withOnly(url, only),
           anonymous: true,
           idempotent: true,
           headers: { accept: 'text/csv' },
@@ -280,10 +288,17 @@ export class BatchResource {
     const created = await this.create(params);
     params.onCreated?.(created);
     const job = await this.wait(created.id, params);
-    const { signal, to } = params;
-    if (to !== undefined) return { job, ...(await this.download(job, { to, signal })) };
-    return { job, csv: await this.download(job, { signal }) };
+    const { signal, to, only } = params;
+    if (to !== undefined) return { job, ...(await this.download(job, { to, only, signal })) };
+    return { job, csv: await this.download(job, { only, signal }) };
   }
+}
+
+/** A download link with `only=`: the signature stays as signed (only narrows what it grants). */
+function withOnly(resultUrl: string, only: readonly BatchVerdict[]): string {
+  const url = new URL(resultUrl);
+  url.searchParams.set('only', only.join(','));
+  return url.toString();
 }
 
 /** The form fields of POST /v1/batch; the optional ones only when given. */

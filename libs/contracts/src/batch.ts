@@ -1,5 +1,47 @@
+import { DELIVERABILITY } from './results';
+
 export const BATCH_TYPES = ['email', 'phone', 'ip'] as const;
 export type BatchType = (typeof BATCH_TYPES)[number];
+
+/**
+ * The verdicts a job's rows are counted under (`BatchJob.summary`) and a download may keep
+ * (`only=`), per type (docs/batch.md, "Summary"): email — the row's `deliverability` (a row that
+ * is not an address is `undeliverable`); phone — `valid` or `invalid` (a row that is not a
+ * number is `invalid`); ip — each flag the row carries (`vpn`, `proxy`, `tor`, `datacenter`: a
+ * row with two flags counts under both), `clean` for an address with none, `invalid` for a row
+ * that is not an address.
+ */
+export const BATCH_VERDICTS = {
+  email: DELIVERABILITY,
+  phone: ['valid', 'invalid'],
+  ip: ['vpn', 'proxy', 'tor', 'datacenter', 'clean', 'invalid'],
+} as const satisfies Record<BatchType, readonly string[]>;
+export type BatchVerdictOf<T extends BatchType> = (typeof BATCH_VERDICTS)[T][number];
+export type BatchVerdict = BatchVerdictOf<BatchType>;
+
+/**
+ * Every verdict of every type, once (the summary's keys), ordered so that each type's verdicts
+ * keep the order of BATCH_VERDICTS (phone's `invalid` is ip's last).
+ */
+export const ALL_BATCH_VERDICTS = [
+  'deliverable',
+  'risky',
+  'undeliverable',
+  'unknown',
+  'valid',
+  'vpn',
+  'proxy',
+  'tor',
+  'datacenter',
+  'clean',
+  'invalid',
+] as const satisfies readonly BatchVerdict[];
+
+/**
+ * A job's rows counted by verdict (`BatchJob.summary`): every verdict of the job's type is
+ * present (0 included), no other. An ip row counts once under each flag it carries.
+ */
+export type BatchJobSummary = { [V in BatchVerdict]?: number };
 
 /**
  * The column names a batch input file may open with, lowercase, by the type they name
@@ -78,6 +120,11 @@ export interface BatchJob {
    * column whose cell is each row's country; present only when the job was created with it.
    */
   country_column?: number;
+  /**
+   * The scored rows counted by verdict: set once the job is done, or failed with scored rows;
+   * null before, and for a job that failed before any row was scored.
+   */
+  summary: BatchJobSummary | null;
 }
 
 /**

@@ -2,7 +2,13 @@
 // reads. Plain types, so the console's bundle imports them type-only and carries no server code.
 
 import type { ApiKey } from './account';
-import type { BatchErrorCode, BatchListStatus, BatchStatus, BatchType } from './batch';
+import type {
+  BatchErrorCode,
+  BatchJobSummary,
+  BatchListStatus,
+  BatchStatus,
+  BatchType,
+} from './batch';
 
 /** POST /auth/login. */
 export interface ConsoleLoginRequest {
@@ -50,6 +56,8 @@ export interface ConsoleJob {
   refunded_credits: number;
   created_at: string;
   finished_at: string | null;
+  /** BatchJob.summary: the scored rows counted by verdict once the job ended; else null. */
+  summary: BatchJobSummary | null;
 }
 
 /**

@@ -4,11 +4,14 @@ import { DELIVERABILITY, HLR_STATUSES, IP_LIST_KINDS, LINE_TYPES, RISK_LEVELS } 
 import type { EmailResult, IpListEvidence, IpResult, PhoneResult, VerifyResult } from './results';
 import { verifyHistorySchema } from './feedback.schemas';
 import {
+  ALL_BATCH_VERDICTS,
   BATCH_ERROR_CODES,
   BATCH_STATUSES,
   BATCH_TYPES,
   type BatchJob,
   type BatchJobError,
+  type BatchJobSummary,
+  type BatchVerdict,
 } from './batch';
 import {
   KEY_MODES,
@@ -138,6 +141,31 @@ export const batchJobErrorSchema = z.object({
   message: z.string(),
 });
 
+const VERDICT_MEANING: Record<BatchVerdict, string> = {
+  deliverable: 'email: rows whose deliverability is deliverable',
+  risky: 'email: rows whose deliverability is risky',
+  undeliverable:
+    'email: rows whose deliverability is undeliverable (a row that is not an address included)',
+  unknown: 'email: rows whose deliverability is unknown',
+  valid: 'phone: valid numbers',
+  invalid: 'phone, ip: rows that are not a valid number (phone) or not an address (ip)',
+  vpn: 'ip: addresses flagged vpn',
+  proxy: 'ip: addresses flagged proxy',
+  tor: 'ip: addresses flagged tor',
+  datacenter: 'ip: addresses flagged datacenter',
+  clean: 'ip: addresses with none of the four flags',
+};
+
+export const batchJobSummarySchema = z
+  .object(
+    Object.fromEntries(
+      ALL_BATCH_VERDICTS.map((v) => [v, z.number().int().optional().describe(VERDICT_MEANING[v])]),
+    ) as { [V in BatchVerdict]: z.ZodOptional<z.ZodNumber> },
+  )
+  .describe(
+    "The scored rows counted by verdict, every verdict of the job's type present (0 included): email deliverable, risky, undeliverable, unknown; phone valid, invalid; ip vpn, proxy, tor, datacenter (an address with several flags counts under each), clean, invalid",
+  );
+
 export const batchJobSchema = z.object({
   id: z.string(),
   status: z.enum(BATCH_STATUSES),
@@ -178,6 +206,11 @@ export const batchJobSchema = z.object({
     .optional()
     .describe(
       "Added in v1, phone jobs: the job's `country_column` as resolved against the file, a 1-based index; present only when the job was created with it",
+    ),
+  summary: batchJobSummarySchema
+    .nullable()
+    .describe(
+      'Added in v1: the scored rows counted by verdict, once the job is done (or failed with scored rows); null before. Download only some verdicts with only= on result_url (docs/batch.md, "Summary")',
     ),
 });
 
@@ -258,6 +291,9 @@ check<
 >(true);
 check<Same<z.infer<typeof batchJobSchema>, BatchJob>>(true);
 check<Same<z.infer<typeof batchJobErrorSchema>, BatchJobError>>(true);
+check<Same<z.infer<typeof batchJobSummarySchema>, BatchJobSummary>>(true);
+// Every verdict is a key of the summary: a new one does not compile until ALL_BATCH_VERDICTS places it.
+check<Same<(typeof ALL_BATCH_VERDICTS)[number], BatchVerdict>>(true);
 check<Same<z.infer<typeof pingResponseSchema>, PingResponse>>(true);
 check<Same<z.infer<typeof apiKeySchema>, ApiKey>>(true);
 check<Same<z.infer<typeof issuedApiKeySchema>, IssuedApiKey>>(true);

@@ -27,6 +27,7 @@ import org.openapitools.client.model.AddCreditsRequest;
 import org.openapitools.client.model.ApiKeyList;
 import org.openapitools.client.model.BatchJob;
 import org.openapitools.client.model.BatchJobList;
+import org.openapitools.client.model.BatchJobSummary;
 import org.openapitools.client.model.CreateAccountRequest;
 import org.openapitools.client.model.CreateKeyRequest;
 import org.openapitools.client.model.CreatedAccount;
@@ -199,17 +200,33 @@ public final class VerityFlow {
     check(job.getStatus() == BatchJob.StatusEnum.DONE && job.getResultUrl() != null, "done");
     step("getBatch", job.getStatus() + " " + job.getProcessedRows() + "/" + job.getTotalRows());
     String sig = URI.create(job.getResultUrl()).getQuery().replaceFirst("^sig=", "");
-    String result = batch.downloadBatchResult(job.getId(), sig);
+    String result = batch.downloadBatchResult(job.getId(), sig, null);
     String[] lines = result.strip().split("\n");
     check(lines[0].startsWith("input,valid_syntax,mx_found,disposable,score"), "the header row");
     check(lines.length == rows.length + 1, "one result row per input row");
     step("downloadBatchResult", (lines.length - 1) + " rows: " + lines[1]);
+    // The summary counts every row by deliverability; only= keeps the rows of those verdicts.
+    BatchJobSummary summary = job.getSummary();
+    check(summary != null, "a done job has a summary");
+    long counted =
+        summary.getDeliverable() + summary.getRisky() + summary.getUndeliverable()
+            + summary.getUnknown();
+    check(counted == rows.length, "the summary counts every row once");
+    check(summary.getUndeliverable() == 1L, "the row that is no address is undeliverable");
+    String[] kept = batch.downloadBatchResult(job.getId(), sig, "undeliverable").strip().split("\n");
+    check(kept.length == 2 && kept[1].startsWith("not an email,"), "only the undeliverable row");
+    step("downloadBatchResult", "only=undeliverable: " + kept[1] + " (summary: " + counted + " rows)");
+    String onlyJobId = job.getId();
+    System.out.println(
+        "ok error object: "
+            + failure(400, "validation_error", () -> batch.downloadBatchResult(onlyJobId, sig, "valid"))
+            + " (only=valid on an email job)");
     // One character inside the MAC changed (base64url: 8 bytes of expiry, then the MAC).
     String tampered = sig.substring(0, 20) + (sig.charAt(20) == 'A' ? 'B' : 'A') + sig.substring(21);
     String jobId = job.getId();
     System.out.println(
         "ok error object: "
-            + failure(403, "forbidden", () -> batch.downloadBatchResult(jobId, tampered))
+            + failure(403, "forbidden", () -> batch.downloadBatchResult(jobId, tampered, null))
             + " (a tampered sig)");
     System.out.println(
         "ok error object: "
@@ -231,7 +248,7 @@ public final class VerityFlow {
         "a cancelled job with its scored rows");
     String partialSig =
         URI.create(stopped.getPartialResultUrl()).getQuery().replaceFirst("^sig=", "");
-    String[] scored = theirs.downloadBatchResult(stopped.getId(), partialSig).strip().split("\n");
+    String[] scored = theirs.downloadBatchResult(stopped.getId(), partialSig, null).strip().split("\n");
     check(scored.length == stopped.getProcessedRows() + 1, "a header and each scored row");
     step(
         "cancelBatch",

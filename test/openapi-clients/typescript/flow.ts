@@ -174,6 +174,26 @@ async function main(
   check(lines[0].startsWith('input,valid_syntax,mx_found,disposable,score'), 'the header row');
   check(lines.length === rows.length + 1, 'one result row per input row');
   step('downloadBatchResult', `${lines.length - 1} rows: ${lines[1]}`);
+  // The summary counts every row by deliverability; only= keeps the rows of those verdicts.
+  const summary = job.summary;
+  check(summary != null, 'a done job has a summary');
+  const counted = ['deliverable', 'risky', 'undeliverable', 'unknown'] as const;
+  check(
+    counted.reduce((n, v) => n + (summary?.[v] ?? 0), 0) === rows.length,
+    'the summary counts every row once',
+  );
+  check(summary?.undeliverable === 1, 'the row that is no address is undeliverable');
+  const only = await batch.downloadBatchResult({ jobId: job.id, sig, only: 'undeliverable' });
+  const kept = only.trim().split('\n');
+  check(kept.length === 2 && kept[1].startsWith('not an email,'), 'only the undeliverable row');
+  step(
+    'downloadBatchResult',
+    `only=undeliverable: ${kept[1]} (summary ${JSON.stringify(summary)})`,
+  );
+  const unknownVerdict = await failure(400, 'validation_error', () =>
+    batch.downloadBatchResult({ jobId: job.id, sig, only: 'valid' }),
+  );
+  console.log(`ok error object: ${unknownVerdict} (only=valid on an email job)`);
   // One character inside the MAC changed (the token is base64url: 8 bytes of expiry, then the MAC).
   const tampered = `${sig.slice(0, 20)}${sig[20] === 'A' ? 'B' : 'A'}${sig.slice(21)}`;
   const forged = await failure(403, 'forbidden', () =>

@@ -1,9 +1,17 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORE, BlobNotFoundError, type BlobStore } from '@verity/ports';
-import { BatchJobRepository, SigningSecretProvider, assertDownloadToken } from '@verity/batch';
+import {
+  BatchJobRepository,
+  SigningSecretProvider,
+  VerdictFilter,
+  assertDownloadToken,
+  filterResultRows,
+  parseOnly,
+} from '@verity/batch';
 import { VerityError } from '@verity/common';
 import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
+import type { BatchVerdict } from '@verity/contracts';
 import { isJobId } from './batch-upload.service';
 
 /** A result file ready to stream. */
@@ -13,6 +21,8 @@ export interface ResultDownload {
   fileName: string | null;
   /** A failed job's scored rows rather than a done job's result. */
   partial: boolean;
+  /** The verdicts `only=` kept, in the order given; null for the whole file. */
+  only: BatchVerdict[] | null;
   body: Readable;
 }
 
@@ -23,6 +33,8 @@ export interface ResultDownload {
  * a valid signature for a job that is gone or has neither is 404, 503 with Retry-After for a
  * partial file its end effects are still writing, and for a file past
  * RESULT_RETENTION_DAYS 410 gone (decided from the job's end, even before the sweep deleted it).
+ * `only=` (not signed: it narrows what the signature grants) keeps the rows of those verdicts,
+ * in file order after the header; a verdict the job's type does not have is 400.
  */
 @Injectable()
 export class BatchDownloadService {
@@ -33,7 +45,7 @@ export class BatchDownloadService {
     @Inject(BATCH_CONFIG) private readonly config: BatchConfig,
   ) {}
 
-  async open(jobId: string, sig: string | undefined): Promise<ResultDownload> {
+  async open(jobId: string, sig: string | undefined, only?: unknown): Promise<ResultDownload> {
     assertDownloadToken(jobId, sig, await this.secrets.secret(), Math.floor(Date.now() / 1000));
     const notFound = new VerityError('not_found', `batch job ${jobId} not found`);
     if (!isJobId(jobId)) throw notFound;
@@ -49,8 +61,16 @@ export class BatchDownloadService {
       );
     }
     const partial = job.status === 'failed';
+    const verdicts = only === undefined ? null : parseOnly(job.type, only);
     try {
-      return { jobId, fileName: job.fileName, partial, body: await this.blobs.get(key) };
+      // A partial file has the result file's columns: `only=` reads it alike.
+      const file = await this.blobs.get(key);
+      const head = { jobId, fileName: job.fileName, partial };
+      if (verdicts === null) return { ...head, only: null, body: file };
+      const filter = new VerdictFilter(job.type, job.resultFields, verdicts);
+      // An error of either stream destroys both: the reply ends and the file is closed.
+      const body = pipeline(file, filterResultRows(filter), () => undefined);
+      return { ...head, only: [...verdicts], body };
     } catch (error) {
       if (!(error instanceof BlobNotFoundError)) throw error;
       // The failure named the file its end effects are writing (docs/batch.md, "Partial results").

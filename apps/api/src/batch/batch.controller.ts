@@ -190,11 +190,11 @@ export class BatchController {
     okHeaders: {
       'Content-Disposition': {
         description:
-          "attachment; filename=\"<stem>-results.csv\"; filename*=UTF-8''<stem>-results.csv (a partial file: <stem>-partial.csv): the uploaded file's name without its extension (<jobId> for a job uploaded without one), percent-encoded in filename*",
+          "attachment; filename=\"<stem>-results.csv\"; filename*=UTF-8''<stem>-results.csv (a partial file: <stem>-partial.csv; with only=, the verdicts follow: <stem>-results-deliverable-risky.csv): the uploaded file's name without its extension (<jobId> for a job uploaded without one), percent-encoded in filename*",
         schema: { type: 'string' },
       },
     },
-    errors: [403, 404, 410],
+    errors: [400, 403, 404, 410],
     auth: 'none',
   })
   @ApiParam(JOB_ID)
@@ -205,18 +205,25 @@ export class BatchController {
       'The signature result_url (or partial_result_url) carries (about an hour); 403 once expired',
     schema: { type: 'string' },
   })
+  @ApiQuery({
+    name: 'only',
+    required: false,
+    description:
+      "Added in v1: keep only the rows of these verdicts, comma-separated (e.g. deliverable,risky; BatchJobSummary names them per type), in file order after the header. Not part of the signature: it narrows what the signed link grants. A verdict the job's type does not have is 400",
+    schema: { type: 'string' },
+  })
   async download(
     @Param('jobId') jobId: string,
     @Query('sig') sig: string | undefined,
+    @Query('only') only: unknown,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const file = await this.downloads.open(jobId, typeof sig === 'string' ? sig : undefined);
+    const file = await this.downloads.open(jobId, typeof sig === 'string' ? sig : undefined, only);
+    const whole = resultFileName(file.fileName, file.jobId, file.partial);
+    const name = file.only ? whole.replace(/\.csv$/, `-${file.only.join('-')}.csv`) : whole;
     await reply
       .header('Content-Type', 'text/csv; charset=utf-8')
-      .header(
-        'Content-Disposition',
-        attachment(resultFileName(file.fileName, file.jobId, file.partial)),
-      )
+      .header('Content-Disposition', attachment(name))
       .header('Cache-Control', 'private, no-store')
       .send(file.body);
   }

@@ -1,4 +1,4 @@
-import { processedRowsOf, toBatchJob, type BatchJobRecord } from '@verity/batch';
+import { processedRowsOf, summaryOf, toBatchJob, type BatchJobRecord } from '@verity/batch';
 import { CREDIT_COST, type ConsoleJob } from '@verity/contracts';
 
 /** A batch job as the console lists it (the contracts' ConsoleJob). */
@@ -17,5 +17,6 @@ export function consoleJob(job: BatchJobRecord): ConsoleJob {
     refunded_credits: job.refundedRows * CREDIT_COST.batch_row,
     created_at: job.createdAt.toISOString(),
     finished_at: job.finishedAt ? job.finishedAt.toISOString() : null,
+    summary: summaryOf(job),
   };
 }

@@ -1,5 +1,6 @@
 import type { ConsoleBatchJob, ConsoleJob } from '@verity/contracts/console';
 import { ConfirmButton } from '../components/confirm';
+import { FilteredDownload, SummaryChart } from '../components/summary-chart';
 import { formatFullTime, formatNumber, formatTime } from '../format';
 import { isActive } from './job-list';
 
@@ -7,7 +8,9 @@ type TableJob = ConsoleJob & Partial<ConsoleBatchJob>;
 
 /**
  * Batch jobs by file name (and id) with their progress (processed of total rows) and the credits
- * refunded; a done job has a download link, a failed one its reason. A job the account
+ * refunded; a done job has its rows by verdict (a small chart, BatchJob.summary), a download
+ * link and one for only some verdicts, a failed one its reason (and the summary of the rows it
+ * scored). A job the account
  * cancelled reads Cancelled, apart from failures. With `onCancel`, a queued or processing job
  * has a Cancel button that confirms first, saying what is refunded.
  */
@@ -129,24 +132,39 @@ function cancelQuestion(job: ConsoleJob): string {
 }
 
 function Result({ job, outcome }: { job: TableJob; outcome: Outcome }) {
+  const summary = job.summary && <SummaryChart type={job.type} summary={job.summary} />;
   switch (outcome) {
     case 'done':
-      return job.result_url ? (
-        <a class="button" href={job.result_url} download>
-          Download
-        </a>
-      ) : (
-        <a href="/console/batch">On the Batch page</a>
+      return (
+        <>
+          {summary}
+          {job.result_url ? (
+            <>
+              <a class="button" href={job.result_url} download>
+                Download
+              </a>
+              <FilteredDownload type={job.type} resultUrl={job.result_url} />
+            </>
+          ) : (
+            <a href="/console/batch">On the Batch page</a>
+          )}
+        </>
       );
     case 'failed':
       return (
         <>
+          {summary}
           <span class="failed-note">{job.failure_reason ?? 'failed'}</span>
           <PartialDownload job={job} />
         </>
       );
     case 'cancelled':
-      return job.partial_result_url ? <PartialDownload job={job} /> : <>—</>;
+      return (
+        <>
+          {summary}
+          {job.partial_result_url ? <PartialDownload job={job} /> : !summary && <>—</>}
+        </>
+      );
     case 'queued':
     case 'processing':
       return <>—</>;

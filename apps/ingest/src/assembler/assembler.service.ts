@@ -113,6 +113,7 @@ export class AssemblerService extends WorkerService implements OnApplicationBoot
           jobId: report.jobId,
           chunkNo: report.chunkNo,
           rows: report.rows,
+          verdicts: report.verdicts ?? null,
         });
         break;
       case 'chunk_failed': {

@@ -24,3 +24,5 @@ export {
 } from './table.format';
 export { TableReader, type TableRowListener } from './table.reader';
 export { TableInspector, type InspectorOptions } from './table.inspector';
+export { VerdictCounter, VerdictFilter, parseOnly, parseRecord } from './result.verdicts';
+export { filterResultRows } from './result.filter';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, MoreThanOrEqual, type UpdateQueryBuilder } from 'typeorm';
-import type { BatchListStatus, KeyMode } from '@verity/contracts';
+import type { BatchJobSummary, BatchListStatus, KeyMode } from '@verity/contracts';
 import {
   AccountEntity,
   BatchChunkEntity,
@@ -17,6 +17,8 @@ export interface ChunkCompletion {
   jobId: string;
   chunkNo: number;
   rows: number;
+  /** The chunk's rows counted by verdict; absent or null from a scorer that sends none. */
+  verdicts?: BatchJobSummary | null;
 }
 
 /**
@@ -148,14 +150,20 @@ export class BatchJobRepository {
    * Records a scored chunk once (its primary key makes a redelivery a no-op) and adds its rows
    * to processed_rows, in one statement. Null unless the job is processing.
    */
-  async recordChunk(jobId: string, chunkNo: number, rows: number): Promise<BatchJobRecord | null> {
-    return (await this.recordChunks([{ jobId, chunkNo, rows }])).get(jobId) ?? null;
+  async recordChunk(
+    jobId: string,
+    chunkNo: number,
+    rows: number,
+    verdicts: BatchJobSummary | null = null,
+  ): Promise<BatchJobRecord | null> {
+    return (await this.recordChunks([{ jobId, chunkNo, rows, verdicts }])).get(jobId) ?? null;
   }
 
   /**
    * Records many scored chunks (of any jobs) in one statement, so concurrent completions share
    * one commit: each (job, chunk) is inserted once — a redelivery, or the same chunk twice in
    * `chunks`, is a no-op — and every job's processed_rows and chunks_done grow by what was new.
+   * The chunk's verdict counts are recorded with it, once: what the job's summary sums.
    * The jobs' rows are locked (in id order) before anything is inserted and their status is
    * checked on the locked row, so a job that failed meanwhile (JobLifecycle.fail holds the
    * same lock) gets no chunk recorded after its end, and processed_rows always equals the sum
@@ -172,14 +180,15 @@ export class BatchJobRepository {
     // (the assembler's group commit), which neither repositories nor the query builder express.
     const rows = await this.db.query<Record<string, unknown>[]>(
       `WITH input AS (
-              SELECT * FROM unnest($1::text[], $2::int[], $3::int[]) AS t(job_id, chunk_no, rows)),
+              SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::jsonb[])
+                         AS t(job_id, chunk_no, rows, verdicts)),
             live AS (
               SELECT id FROM batch_jobs
                WHERE id = ANY($1::text[]) AND ${statusIn(RUNNING_STATUSES)}
                ORDER BY id FOR UPDATE),
             ins AS (
-              INSERT INTO batch_chunks (job_id, chunk_no, rows)
-              SELECT i.job_id, i.chunk_no, i.rows FROM input i JOIN live l ON l.id = i.job_id
+              INSERT INTO batch_chunks (job_id, chunk_no, rows, verdicts)
+              SELECT i.job_id, i.chunk_no, i.rows, i.verdicts FROM input i JOIN live l ON l.id = i.job_id
               ORDER BY i.job_id, i.chunk_no
               ON CONFLICT (job_id, chunk_no) DO NOTHING
               RETURNING job_id, rows),
@@ -196,7 +205,12 @@ export class BatchJobRepository {
        SELECT b.* FROM batch_jobs b
         WHERE b.id = ANY($1::text[]) AND ${statusIn(RUNNING_STATUSES, 'b')}
           AND NOT EXISTS (SELECT 1 FROM upd WHERE upd.id = b.id)`,
-      [chunks.map((c) => c.jobId), chunks.map((c) => c.chunkNo), chunks.map((c) => c.rows)],
+      [
+        chunks.map((c) => c.jobId),
+        chunks.map((c) => c.chunkNo),
+        chunks.map((c) => c.rows),
+        chunks.map((c) => (c.verdicts ? JSON.stringify(c.verdicts) : null)),
+      ],
     );
     for (const c of chunks) out.set(c.jobId, null);
     for (const job of entitiesFromRows(this.db, BatchJobEntity, rows)) out.set(job.id, job);

@@ -1,4 +1,4 @@
-import type { BatchJob } from '@verity/contracts';
+import { BATCH_VERDICTS, type BatchJob, type BatchJobSummary } from '@verity/contracts';
 import { signDownload } from '../signing';
 import type { BatchJobRecord } from './batch-job.record';
 
@@ -67,6 +67,7 @@ export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): 
     partial_result_url: job.status === 'failed' ? url : null,
     created_at: job.createdAt.toISOString(),
     file_name: job.fileName,
+    summary: summaryOf(job),
   };
   if (job.countryHint !== null) body.country_hint = job.countryHint;
   if (job.countryColumn !== null) body.country_column = job.countryColumn + 1;
@@ -77,4 +78,16 @@ export function toBatchJob(job: BatchJobRecord, urls: ResultUrlOptions | null): 
     };
   }
   return body;
+}
+
+/**
+ * The stored summary (set when the job ended) with every verdict of the job's type, in
+ * BATCH_VERDICTS' order; null while the job runs and when none was stored.
+ */
+export function summaryOf(job: BatchJobRecord): BatchJobSummary | null {
+  const stored = job.summary;
+  if (stored === null) return null;
+  const summary: BatchJobSummary = {};
+  for (const verdict of BATCH_VERDICTS[job.type]) summary[verdict] = stored[verdict] ?? 0;
+  return summary;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BATCH_RESULT_FIELDS, BATCH_TYPES, KEY_MODES } from '@verity/contracts';
+import { ALL_BATCH_VERDICTS, BATCH_RESULT_FIELDS, BATCH_TYPES, KEY_MODES } from '@verity/contracts';
 import { parseChunkJson } from './chunk-message.reader';
 
 // Messages on the row bus are JSON. They are parsed with zod on receipt: a malformed message
@@ -63,13 +63,15 @@ const progressMessage = z.discriminatedUnion('kind', [
     jobId: z.string().min(1),
     chunks: z.number().int().min(1),
   }),
-  // A scorer stored the part of chunk `chunkNo` (`rows` rows).
+  // A scorer stored the part of chunk `chunkNo` (`rows` rows), its rows counted by verdict
+  // (`verdicts`; absent from a scorer of a release before job summaries: the job then gets none).
   z.object({
     v: z.literal(1),
     kind: z.literal('chunk'),
     jobId: z.string().min(1),
     chunkNo: z.number().int().min(0),
     rows: z.number().int().min(1),
+    verdicts: z.partialRecord(z.enum(ALL_BATCH_VERDICTS), z.number().int().min(0)).optional(),
   }),
   // A scorer has scored `rows` rows of chunk `chunkNo` so far (at most once a second per chunk).
   z.object({

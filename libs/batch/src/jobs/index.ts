@@ -15,6 +15,7 @@ export {
   hasDownload,
   processedRowsOf,
   resultUrl,
+  summaryOf,
   toBatchJob,
   type ResultUrlOptions,
 } from './batch-job.view';

@@ -10,12 +10,13 @@ import { connect, parse } from './options';
 import { printResult } from './output';
 import { progressView } from './progress';
 import { uploadOptions } from './upload-options';
+import { onlyOf, summaryLine } from './verdicts';
 
 const USAGE = `usage: verity batch run FILE --type email|phone|ip [--column C] [--header true|false] [--fields spec|all]
                         [--country CC] [--country-column C]
-                        [--out FILE] [--webhook URL] [--interval S] [--timeout S]
+                        [--out FILE] [--only V,V] [--webhook URL] [--interval S] [--timeout S]
        verity batch get ID
-       verity batch download ID [--out FILE] [--interval S] [--timeout S]   (a failed job: its scored rows)
+       verity batch download ID [--out FILE] [--only V,V] [--interval S] [--timeout S]   (a failed job: its scored rows)
        ${LIST_USAGE}
        ${CANCEL_USAGE}
 Without --column, FILE has one value per line; a first line that is a column name (email,
@@ -28,12 +29,30 @@ code as a number of that country; --country-column names the column (name or 1-b
 holding each row's country, an empty cell falling back to --country. --out defaults to
 <FILE stem>-results.csv next to FILE (batch download: <stem of the uploaded file>-results.csv,
 the name the console's download has). --interval: seconds between polls, default 1 on a
-terminal (the progress bar; the server updates progress about once a second), else 3.`;
+terminal (the progress bar; the server updates progress about once a second), else 3. --only keeps the rows of those verdicts (email: deliverable, risky, undeliverable,
+unknown; phone: valid, invalid; ip: vpn, proxy, tor, datacenter, clean, invalid). A finished
+job's counts by verdict are printed after the file (and by batch get, as summary).`;
 
 const WAIT_OPTIONS = {
   interval: { type: 'string' },
   timeout: { type: 'string' },
+  only: { type: 'string' },
 } as const;
+
+/** The file written, and the finished job's summary on a second line. */
+function written(
+  job: BatchJob,
+  file: { path: string; bytes: number },
+  only: readonly string[] | undefined,
+): string {
+  const rows = `${job.total_rows.toLocaleString('en')} ${job.total_rows === 1 ? 'row' : 'rows'}`;
+  const kept = only === undefined ? rows : `the ${only.join(', ')} rows of ${rows}`;
+  const summary = summaryLine(job);
+  return (
+    `${file.path}  (${kept}, ${file.bytes.toLocaleString('en')} bytes)` +
+    (summary === null ? '' : `\nsummary  ${summary}`)
+  );
+}
 
 /** Between polls on a terminal unless --interval says otherwise. */
 const TERMINAL_INTERVAL_MS = 1_000;
@@ -121,6 +140,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
       if (!BATCH_TYPES.includes(type))
         throw new UsageError(`--type must be one of ${BATCH_TYPES.join(', ')}\n${USAGE}`);
       const upload = uploadOptions(values);
+      const only = onlyOf(values.only, type);
       const [file] = positionals;
       const out = values.out ?? defaultOut(file);
       await checkPaths(file, out);
@@ -137,6 +157,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
             webhookUrl: values.webhook,
             ...upload,
             to: out,
+            only,
             intervalMs,
             timeoutMs,
             signal,
@@ -152,7 +173,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
         return printResult(
           json
             ? { job: result.job, path: result.path, bytes: result.bytes }
-            : `${result.path}  (${result.job.total_rows.toLocaleString('en')} ${result.job.total_rows === 1 ? 'row' : 'rows'}, ${result.bytes.toLocaleString('en')} bytes)`,
+            : written(result.job, result, only),
           json,
         );
       } catch (error) {
@@ -176,6 +197,7 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
       const { values, positionals } = parse(argv, { out: { type: 'string' }, ...WAIT_OPTIONS });
       if (positionals.length !== 1) throw new UsageError(USAGE);
       const [id] = positionals;
+      const only = onlyOf(values.only);
       const { verity, json } = connect(values);
       const view = progressView(process.stderr);
       let last: BatchJob | undefined;
@@ -199,14 +221,17 @@ export async function batchCommand(action: string | undefined, argv: string[]): 
               throw error;
             });
           const out = values.out ?? resultFileName(job.file_name, job.id, job.status !== 'done');
-          return [job, await verity.batch.download(job, { to: out, signal })] as const;
+          return [job, await verity.batch.download(job, { to: out, only, signal })] as const;
         });
         view.finish();
+        const summary = summaryLine(ended);
         return printResult(
           json
             ? { ...file, partial: ended.status !== 'done' }
             : `${file.path}  (${file.bytes.toLocaleString('en')} bytes` +
-                (ended.status === 'done' ? ')' : `; ${partialNote(ended)})`),
+                (only === undefined ? '' : `; the ${only.join(', ')} rows`) +
+                (ended.status === 'done' ? ')' : `; ${partialNote(ended)})`) +
+                (summary === null ? '' : `\nsummary  ${summary}`),
           json,
         );
       } catch (error) {

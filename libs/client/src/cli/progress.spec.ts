@@ -14,6 +14,7 @@ function job(overrides: Partial<BatchJob>): BatchJob {
     partial_result_url: null,
     created_at: '2026-11-28T00:12:57.123Z',
     file_name: 'emails.csv',
+    summary: null,
     ...overrides,
   };
 }

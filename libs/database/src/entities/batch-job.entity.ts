@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type {
   BatchErrorCode,
+  BatchJobSummary,
   BatchResultFields,
   BatchStatus,
   BatchType,
@@ -9,7 +10,8 @@ import type {
 
 /**
  * A batch job (migrations 1732348800000, 1733000000000, 1735100000000, 1737000000000,
- * 1738000000000, 1739000000000, 1740200000000, 1740350000000, 1741100000000, 1741300000000, 1741500000000), read and written
+ * 1738000000000, 1739000000000, 1740200000000, 1740350000000, 1741100000000,
+ * 1741300000000, 1741500000000, 1741600000000), read and written
  * by libs/batch's repositories; its status only by the job lifecycle (`jobs/lifecycle/`).
  */
 @Entity({ name: 'batch_jobs' })
@@ -145,6 +147,13 @@ export class BatchJobEntity {
 
   @Column({ name: 'assembly_lease_until', type: 'timestamptz', nullable: true })
   assemblyLeaseUntil!: Date | null;
+
+  /**
+   * The scored rows counted by verdict (`BatchJob.summary`): the sum of the recorded chunks'
+   * counts, stored by the statement that ends the job; null before, and without scored rows.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  summary!: BatchJobSummary | null;
 
   /** The end effects of the ended job are still to run (JobLifecycle in libs/batch). */
   @Column({ name: 'end_effects_due', type: 'boolean', default: false })

@@ -18,6 +18,7 @@ import { BatchEndEffects1741100000000 } from './1741100000000-batch-end-effects'
 import { BatchPartialResult1741300000000 } from './1741300000000-batch-partial-result';
 import { ApiKeyUniqueNames1741400000000 } from './1741400000000-api-key-unique-names';
 import { BatchCountry1741500000000 } from './1741500000000-batch-country';
+import { BatchSummary1741600000000 } from './1741600000000-batch-summary';
 
 /** Every migration, oldest first. Applied at boot; `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   BatchPartialResult1741300000000,
   ApiKeyUniqueNames1741400000000,
   BatchCountry1741500000000,
+  BatchSummary1741600000000,
 ];

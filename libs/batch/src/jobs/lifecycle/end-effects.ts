@@ -72,8 +72,8 @@ const notify = async (job: EndedJob, t: EndEffectTools): Promise<void> => {
 /**
  * Every end effect, run in this order after every end, whoever ended the job (JobLifecycle).
  * Keyed by the end statuses: a new end status is a compile error here until every effect says
- * what it does then; a new effect (a job summary) is one more entry, which must say what it
- * does after each end.
+ * what it does then; a new effect (a partial result file) is one more entry, which must say
+ * what it does after each end.
  */
 export const END_EFFECTS = {
   /** A failed job's scored rows (`keepScoredRows`); a done job has its result file. */

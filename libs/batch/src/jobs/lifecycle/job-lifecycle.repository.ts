@@ -48,6 +48,21 @@ export interface NewJobInput {
 }
 
 /**
+ * The job's summary (`BatchJob.summary`, docs/batch.md "Summary"), set by the statement that
+ * ends it: the sum of its recorded chunks' verdict counts per verdict. Null without a recorded
+ * chunk, or when one was recorded without counts. Raw SQL: a per-key sum over jsonb, which the
+ * query builder does not express. No chunk is recorded after the end (recordChunks checks the
+ * status under the job's lock), so the sum stays that of the rows the job is charged for.
+ */
+const SUMMARY_OF_CHUNKS = `(
+  SELECT CASE WHEN bool_and(c.verdicts IS NOT NULL) THEN (
+           SELECT jsonb_object_agg(e.key, e.n)
+             FROM (SELECT v.key, sum(v.value::int) AS n
+                     FROM batch_chunks c2 CROSS JOIN LATERAL jsonb_each_text(c2.verdicts) v
+                    WHERE c2.job_id = batch_jobs.id GROUP BY v.key) e) END
+    FROM batch_chunks c WHERE c.job_id = batch_jobs.id)`;
+
+/**
  * The statements that write batch_jobs.status, and the end effects' mark, for JobLifecycle
  * alone: each is guarded by the statuses its transition leaves from (`fromStatuses`), so a
  * replayed or refused transition changes nothing. The other batch_jobs columns stay with
@@ -114,7 +129,7 @@ export class JobLifecycleRepository {
 
   /**
    * `fail`, with the refunded row count, the key of its partial file when rows were scored,
-   * and the reason (inside the refund's transaction).
+   * the reason (inside the refund's transaction), and the summary of the chunks recorded so far.
    */
   markFailed(
     jobId: string,
@@ -132,6 +147,7 @@ export class JobLifecycleRepository {
           failureReason: reason,
           failureCode: error.code,
           failureMessage: error.message,
+          summary: () => SUMMARY_OF_CHUNKS,
           endEffectsDue: true,
           updatedAt: () => 'now()',
           finishedAt: () => 'now()',
@@ -141,7 +157,8 @@ export class JobLifecycleRepository {
   }
 
   /**
-   * `finish`, only when every chunk is recorded, ending the assembly claim. Null if another run
+   * `finish`, only when every chunk is recorded, ending the assembly claim, with the job's
+   * summary. Null if another run
    * got there first (its result file has the same bytes, so either upload stands) or the job
    * ended otherwise.
    */
@@ -154,6 +171,7 @@ export class JobLifecycleRepository {
           processedRows: () => 'total_rows',
           assemblyToken: null,
           assemblyLeaseUntil: null,
+          summary: () => SUMMARY_OF_CHUNKS,
           endEffectsDue: true,
           updatedAt: () => 'now()',
           finishedAt: () => 'now()',
