@@ -270,7 +270,7 @@ public final class VerityFlow {
     phoneJob = finished(batch, phoneJob);
     String phoneSig = URI.create(phoneJob.getResultUrl()).getQuery().replaceFirst("^sig=", "");
     String[] phoneLines =
-        batch.downloadBatchResult(phoneJob.getId(), phoneSig).strip().split("\n");
+        batch.downloadBatchResult(phoneJob.getId(), phoneSig, null).strip().split("\n");
     check(
         phoneLines.length == 3
             && phoneLines[1].split(",")[3].equals("true")
