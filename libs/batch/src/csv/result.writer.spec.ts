@@ -189,7 +189,7 @@ describe('resultColumns', () => {
 });
 
 describe('resultHeader', () => {
-  it("is the standard (fields=spec) header for a single-column job", () => {
+  it('is the standard (fields=spec) header for a single-column job', () => {
     for (const type of ['email', 'phone', 'ip'] as const) {
       assert.equal(resultHeader({ type, fields: 'spec', input: null }), csvHeader(type));
     }
