@@ -303,7 +303,9 @@ describe('console journeys in Chromium', () => {
     assert.equal(await cell('batch_row').textContent(), String(2 * ROWS));
     assert.equal(await cell('email_validate').textContent(), '3');
     assert.equal(await cell('ip_intel').textContent(), '2');
-    const label = await page.locator('canvas').getAttribute('aria-label');
+    const label = await page
+      .getByRole('img', { name: / in the last \d+ days, by operation/ })
+      .getAttribute('aria-label');
     assert.match(label!, new RegExp(`^${(2 * ROWS + 5).toLocaleString('en-US')} calls`));
     await page.screenshot({ path: join(SHOTS, 'overview.png'), fullPage: true });
 
