@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type QueryRunner } from 'typeorm';
 import type { LedgerPage } from '@verity/contracts/wire';
 import type { StatementBatchJob, StatementCredit } from '@verity/contracts';
-import { AccountEntity, ApiKeyEntity, LedgerEntryEntity } from '@verity/database';
+import { AccountEntity, ApiKeyEntity, inTransaction, LedgerEntryEntity } from '@verity/database';
 
 /** Key of usage started from the console itself (no API key), so it can be in usage's key. */
 export const CONSOLE_KEY_ID = '00000000-0000-0000-0000-000000000000';
@@ -147,19 +147,7 @@ export class LedgerRepository {
     accountId: string,
     movements: readonly LedgerMovement[],
   ): Promise<{ balanceBefore: number; outcomes: (number | null)[] }> {
-    const runner = this.db.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction();
-      const result = await this.applyMovementsIn(runner, accountId, movements);
-      await runner.commitTransaction();
-      return result;
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    return inTransaction(this.db, (runner) => this.applyMovementsIn(runner, accountId, movements));
   }
 
   /**

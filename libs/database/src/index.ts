@@ -3,3 +3,4 @@ export { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgre
 export { makeDir, notWritable, ROOT_CLUSTERS_DIR } from './embedded-postgres.location';
 export * from './entities';
 export { entitiesFromRows } from './raw-entities';
+export { inTransaction } from './transaction';

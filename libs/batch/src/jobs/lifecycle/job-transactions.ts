@@ -7,6 +7,7 @@ import {
   LedgerRepository,
 } from '@verity/accounts';
 import { VerityError } from '@verity/common';
+import { inTransaction } from '@verity/database';
 import { BATCH_CONFIG, type BatchConfig } from '@verity/config';
 import { CREDIT_COST, type BatchJobError } from '@verity/contracts';
 import type { BatchJobRecord } from '../batch-job.record';
@@ -44,7 +45,7 @@ export class JobTransactions {
    * inserts the queued job. The account row lock serialises an account's creations.
    */
   create(job: NewBatchJob): Promise<CreatedJob> {
-    return this.inTransaction(async (runner) => {
+    return inTransaction(this.db, async (runner) => {
       await this.jobs.lockAccount(job.accountId, runner);
       if (job.idempotencyKey !== null) {
         const earlier = await this.jobs.findByIdempotencyKey(
@@ -81,7 +82,7 @@ export class JobTransactions {
    * failed job. Null if the job had ended (a replay refunds nothing twice).
    */
   fail(jobId: string, reason: string, error: BatchJobError): Promise<BatchJobRecord | null> {
-    return this.inTransaction(async (runner) => {
+    return inTransaction(this.db, async (runner) => {
       const job = await this.states.lock(jobId, runner);
       if (!job || nextStatus(job.status, 'fail') === null) return null;
       const unprocessed = job.totalRows - (await this.jobs.recordedRows(jobId, runner));
@@ -123,23 +124,6 @@ export class JobTransactions {
       },
     ]);
     if (outcomes[0] === null) throw this.credits.insufficient(cost, balanceBefore);
-  }
-
-  /** Runs `work` in a transaction, committed unless it throws. */
-  private async inTransaction<T>(work: (runner: QueryRunner) => Promise<T>): Promise<T> {
-    const runner = this.db.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction();
-      const result = await work(runner);
-      await runner.commitTransaction();
-      return result;
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      throw error;
-    } finally {
-      await runner.release();
-    }
   }
 }
 
